@@ -1,0 +1,118 @@
+r"""ReLU layers :math:`C_\alpha(x) = \mathrm{ReLU}(\Phi x - \alpha)`.
+
+The paper subtracts the bias; PyTorch's ``nn.Linear`` adds it. :meth:`ReLULayer.from_weights`
+converts: ``alpha = -b``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._validation import as_bias, as_points, to_float_array
+from .errors import DimensionMismatchError, InputError
+from .frames import Frame, as_frame
+
+__all__ = ["ReLULayer", "as_layer"]
+
+
+class ReLULayer:
+    r"""The map :math:`x \mapsto (\max(0, \langle x, \phi_i\rangle - \alpha_i))_{i=1}^m`.
+
+    Parameters
+    ----------
+    frame : Frame or array_like, shape (m, n)
+        The weights; rows are the frame vectors.
+    alpha : float or array_like, shape (m,)
+        The bias, subtracted (paper convention). A scalar gives a constant bias.
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
+    >>> L([0.0, 1.0]).tolist()
+    [1.0, 0.0, 0.0]
+    """
+
+    __slots__ = ("_frame", "_alpha")
+
+    def __init__(self, frame: Any, alpha: Any = 0.0) -> None:
+        self._frame = as_frame(frame)
+        a = as_bias(alpha, self._frame.m, "alpha")
+        a.setflags(write=False)
+        self._alpha = a
+
+    @classmethod
+    def from_weights(cls, W: Any, b: Any = None) -> "ReLULayer":
+        """A layer from PyTorch-convention weights ``ReLU(W x + b)``: ``alpha = -b``."""
+        F = as_frame(W, "W")
+        if b is None:
+            return cls(F, 0.0)
+        b_arr = to_float_array(b, "b")
+        if b_arr.ndim != 1 or b_arr.shape[0] != F.m:
+            raise DimensionMismatchError(f"b must be a vector of length {F.m} (one per row of W); got shape {b_arr.shape}.")
+        return cls(F, -b_arr)
+
+    def to_weights(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(W, b)`` in the PyTorch convention (``b = -alpha``)."""
+        return np.array(self._frame.vectors), -np.array(self._alpha)
+
+    @property
+    def frame(self) -> Frame:
+        """The frame (weights)."""
+        return self._frame
+
+    @property
+    def alpha(self) -> np.ndarray:
+        """The bias (paper convention, read-only)."""
+        return self._alpha
+
+    @property
+    def m(self) -> int:
+        """Output dimension (number of frame vectors)."""
+        return self._frame.m
+
+    @property
+    def n(self) -> int:
+        """Input dimension."""
+        return self._frame.n
+
+    def __repr__(self) -> str:
+        a = self._alpha
+        bias = f"{a[0]:g} (constant)" if np.all(a == a[0]) else f"[{a.min():.3g}, {a.max():.3g}]"
+        return f"ReLULayer(m={self.m}, n={self.n}, alpha={bias})"
+
+    def with_bias(self, alpha: Any) -> "ReLULayer":
+        """The same frame with another bias."""
+        return ReLULayer(self._frame, alpha)
+
+    def preactivation(self, X: Any) -> np.ndarray:
+        r""":math:`\langle x, \phi_i\rangle - \alpha_i`, shape ``(m,)`` or ``(N, m)``."""
+        pts, single = as_points(X, self.n, "X")
+        out = pts @ self._frame.vectors.T - self._alpha
+        return out[0] if single else out
+
+    def __call__(self, X: Any) -> np.ndarray:
+        """Batched forward pass: shape ``(m,)`` for one point, ``(N, m)`` for ``N`` points."""
+        return np.maximum(self.preactivation(X), 0.0)
+
+    def active_set(self, X: Any, *, tol: float = 0.0) -> np.ndarray:
+        r"""Active sets :math:`I_x^\alpha = \{i : \langle x, \phi_i\rangle \ge \alpha_i - tol\}` as a bool mask."""
+        if tol < 0:
+            raise InputError(f"tol must be non-negative; got {tol}.")
+        return self.preactivation(X) >= -tol
+
+    def normalized(self) -> "ReLULayer":
+        r"""The equivalent layer with a unit-norm frame and bias :math:`\alpha_i / \|\phi_i\|` (Lemma "normalized")."""
+        return ReLULayer(self._frame.normalized(), self._frame.normalize_bias(self._alpha))
+
+
+def as_layer(L: Any, name: str = "layer") -> ReLULayer:
+    """Return ``L`` if it is a :class:`ReLULayer`; refuse anything else with a clear message."""
+    if isinstance(L, ReLULayer):
+        return L
+    raise InputError(
+        f"{name} must be a ReLULayer; got {type(L).__name__}. Build one with rf.ReLULayer(frame, alpha) "
+        "or rf.ReLULayer.from_weights(W, b)."
+    )
