@@ -135,25 +135,25 @@ class Frame:
 
     # --------------------------------------------------------------- operators
     def analysis(self, X: Any) -> np.ndarray:
-        """Frame coefficients :math:`\\langle x, \\phi_i \\rangle`: shape ``(m,)`` or ``(N, m)``."""
+        r"""Frame coefficients :math:`\\langle x, \\phi_i \\rangle`: shape ``(m,)`` or ``(N, m)``."""
         pts, single = as_points(X, self.n, "X")
         out = pts @ self._vectors.T
         return out[0] if single else out
 
     def synthesis(self, C: Any) -> np.ndarray:
-        """:math:`\\sum_i c_i \\phi_i` for coefficients of shape ``(m,)`` or ``(N, m)``."""
+        r""":math:`\\sum_i c_i \\phi_i` for coefficients of shape ``(m,)`` or ``(N, m)``."""
         pts, single = as_points(C, self.m, "coefficients")
         out = pts @ self._vectors
         return out[0] if single else out
 
     @property
     def frame_operator(self) -> np.ndarray:
-        """:math:`S = \\Phi^T \\Phi`, shape ``(n, n)``."""
+        r""":math:`S = \\Phi^T \\Phi`, shape ``(n, n)``."""
         return self._vectors.T @ self._vectors
 
     @property
     def gram(self) -> np.ndarray:
-        """Gram matrix :math:`(\\langle \\phi_i, \\phi_j \\rangle)_{ij}`, shape ``(m, m)``."""
+        r"""Gram matrix :math:`(\\langle \\phi_i, \\phi_j \\rangle)_{ij}`, shape ``(m, m)``."""
         return self._vectors @ self._vectors.T
 
     @property
@@ -179,8 +179,8 @@ class Frame:
         a, b = self.bounds
         return bool(b - a <= rtol * b)
 
-    def canonical_dual(self) -> "Frame":
-        """The canonical dual frame :math:`(S^{-1}\\phi_i)_i`."""
+    def canonical_dual(self) -> Frame:
+        r"""The canonical dual frame :math:`(S^{-1}\\phi_i)_i`."""
         return Frame(np.linalg.solve(self.frame_operator, self._vectors.T).T)
 
     # ------------------------------------------------------------ normalizing
@@ -188,16 +188,16 @@ class Frame:
         """True when every frame vector has unit norm (up to ``atol``)."""
         return bool(np.all(np.abs(self._norms - 1.0) <= atol))
 
-    def normalized(self) -> "Frame":
-        """The frame of unit vectors :math:`\\phi_i / \\|\\phi_i\\|` (the norms stay on ``self.norms``)."""
+    def normalized(self) -> Frame:
+        r"""The frame of unit vectors :math:`\\phi_i / \\|\\phi_i\\|` (the norms stay on ``self.norms``)."""
         return Frame(self._vectors / self._norms[:, None])
 
     def normalize_bias(self, alpha: Any) -> np.ndarray:
-        """Bias for the normalized frame: :math:`\\alpha_i / \\|\\phi_i\\|` (Lemma on normalized frames)."""
+        r"""Bias for the normalized frame: :math:`\\alpha_i / \\|\\phi_i\\|` (Lemma on normalized frames)."""
         return as_bias(alpha, self.m) / self._norms
 
     def denormalize_bias(self, alpha: Any) -> np.ndarray:
-        """Inverse of :meth:`normalize_bias`: :math:`\\alpha_i \\|\\phi_i\\|` (``inf`` stays ``inf``)."""
+        r"""Inverse of :meth:`normalize_bias`: :math:`\\alpha_i \\|\\phi_i\\|` (``inf`` stays ``inf``)."""
         a = np.asarray(alpha, dtype=float)
         if a.shape != (self.m,):
             raise InputError(f"alpha must have shape ({self.m},); got {a.shape}.")
@@ -220,7 +220,7 @@ class Frame:
         return idx % self.m
 
     def spans(self, J: Iterable[int] | np.ndarray) -> bool:
-        """True when the sub-collection :math:`\\Phi_J` spans :math:`\\mathbb{R}^n`."""
+        r"""True when the sub-collection :math:`\\Phi_J` spans :math:`\\mathbb{R}^n`."""
         idx = self._index(J)
         if idx.size < self.n:
             return False
@@ -228,8 +228,8 @@ class Frame:
         sv = np.linalg.svd(unit, compute_uv=False)
         return bool(sv[-1] > self._rank_tol * sv[0])
 
-    def subframe(self, J: Iterable[int] | np.ndarray) -> "Frame":
-        """The sub-frame :math:`\\Phi_J`; raises :class:`NotAFrameError` when it does not span."""
+    def subframe(self, J: Iterable[int] | np.ndarray) -> Frame:
+        r"""The sub-frame :math:`\\Phi_J`; raises :class:`NotAFrameError` when it does not span."""
         idx = self._index(J)
         return Frame(self._vectors[idx], rank_tol=self._rank_tol)
 

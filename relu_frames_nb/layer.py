@@ -44,7 +44,7 @@ class ReLULayer:
         self._alpha = a
 
     @classmethod
-    def from_weights(cls, W: Any, b: Any = None) -> "ReLULayer":
+    def from_weights(cls, W: Any, b: Any = None) -> ReLULayer:
         """A layer from PyTorch-convention weights ``ReLU(W x + b)``: ``alpha = -b``."""
         F = as_frame(W, "W")
         if b is None:
@@ -83,7 +83,7 @@ class ReLULayer:
         bias = f"{a[0]:g} (constant)" if np.all(a == a[0]) else f"[{a.min():.3g}, {a.max():.3g}]"
         return f"ReLULayer(m={self.m}, n={self.n}, alpha={bias})"
 
-    def with_bias(self, alpha: Any) -> "ReLULayer":
+    def with_bias(self, alpha: Any) -> ReLULayer:
         """The same frame with another bias."""
         return ReLULayer(self._frame, alpha)
 
@@ -103,7 +103,7 @@ class ReLULayer:
             raise InputError(f"tol must be non-negative; got {tol}.")
         return self.preactivation(X) >= -tol
 
-    def normalized(self) -> "ReLULayer":
+    def normalized(self) -> ReLULayer:
         r"""The equivalent layer with a unit-norm frame and bias :math:`\alpha_i / \|\phi_i\|` (Lemma "normalized")."""
         return ReLULayer(self._frame.normalized(), self._frame.normalize_bias(self._alpha))
 

@@ -1,0 +1,384 @@
+r"""Alpha-rectifying tests, the maximal domain, and collision witnesses.
+
+A frame is :math:`\alpha`-rectifying at ``x`` when the active sub-frame
+:math:`\Phi_{I_x^\alpha}`, :math:`I_x^\alpha = \{i : \langle x, \phi_i\rangle \ge \alpha_i\}`,
+spans :math:`\mathbb{R}^n` (Def. "alpha-rectifying"). By Thm "Maximal domain" this is the
+same as ``x`` lying in the maximal domain :math:`K^*_\alpha`, the union over bases ``J``
+of the intersections of the half-spaces :math:`\Omega_i^\alpha`, ``i in J``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from ._validation import as_count, as_nonnegative, as_points
+from .domains import Domain, RealSpace, Samples, as_domain
+from .errors import TooExpensiveError
+from .layer import ReLULayer, as_layer
+
+__all__ = [
+    "is_rectifying",
+    "active_lower_bounds",
+    "in_maximal_domain",
+    "RectifyingCheck",
+    "check_rectifying",
+    "Collision",
+    "find_collision",
+]
+
+
+def _patterns(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of a bool matrix and, per row, the index of its pattern."""
+    packed = np.packbits(mask, axis=1)
+    _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+    return mask[first], inverse.reshape(-1)
+
+
+def _spans(unit: np.ndarray, rows: np.ndarray, rank_tol: float) -> bool:
+    if rows.sum() < unit.shape[1]:
+        return False
+    sv = np.linalg.svd(unit[rows], compute_uv=False)
+    return bool(sv[-1] > rank_tol * sv[0])
+
+
+def _full_spark(layer: ReLULayer, full_spark: bool | None) -> bool:
+    if full_spark is not None:
+        return bool(full_spark)
+    try:
+        return layer.frame.is_full_spark(max_subsets=200_000)
+    except TooExpensiveError:
+        return False  # fall back to the exact rank test per active pattern
+
+
+def is_rectifying(
+    layer: ReLULayer,
+    X: Any,
+    *,
+    tol: float = 0.0,
+    full_spark: bool | None = None,
+    return_bound: bool = False,
+):
+    r"""Per point, whether the active sub-frame spans :math:`\mathbb{R}^n`.
+
+    Parameters
+    ----------
+    layer : ReLULayer
+        The layer :math:`\mathrm{ReLU}(\Phi x - \alpha)`.
+    X : array_like, shape (N, n) or (n,)
+        Points.
+    tol : float, default 0
+        An element counts as active when :math:`\langle x, \phi_i\rangle \ge \alpha_i - tol`.
+    full_spark : bool, optional
+        Whether the frame is full spark. Then the test is a count, :math:`|I_x| \ge n`
+        (Corollary on spark). By default the spark is computed when that is cheap;
+        otherwise the exact rank test is run once per distinct active pattern.
+    return_bound : bool, default False
+        Also return the lower frame bound of each active sub-frame (smallest eigenvalue
+        of :math:`\Phi^T \mathrm{diag}(1_{I_x}) \Phi`; 0 where it does not span).
+
+    Returns
+    -------
+    ok : ndarray of bool, shape (N,) (or a bool for one point)
+    bound : ndarray, shape (N,) (or a float), only with ``return_bound=True``
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
+    >>> rf.is_rectifying(L, [[0.0, -1.0], [0.0, 1.0]]).tolist()
+    [True, False]
+    """
+    layer = as_layer(layer)
+    tol = as_nonnegative(tol, "tol")
+    pts, single = as_points(X, layer.n, "X")
+    mask = layer.active_set(pts, tol=tol)
+    frame = layer.frame
+    if not return_bound and _full_spark(layer, full_spark):
+        ok = mask.sum(axis=1) >= layer.n
+        return bool(ok[0]) if single else ok
+    if pts.shape[0] == 0:
+        empty = np.zeros(0, dtype=bool)
+        return (empty, np.zeros(0)) if return_bound else empty
+    patterns, inverse = _patterns(mask)
+    if return_bound:
+        phi = frame.vectors
+        bounds = np.empty(patterns.shape[0])
+        for k, rows in enumerate(patterns):
+            sub = phi[rows]
+            bounds[k] = np.linalg.eigvalsh(sub.T @ sub)[0] if rows.sum() >= layer.n else 0.0
+        unit = phi / frame.norms[:, None]
+        ok_p = np.array([_spans(unit, rows, 1e-10) for rows in patterns], dtype=bool)
+        bounds[~ok_p] = 0.0
+        ok, bnd = ok_p[inverse], np.maximum(bounds[inverse], 0.0)
+        return (bool(ok[0]), float(bnd[0])) if single else (ok, bnd)
+    unit = frame.vectors / frame.norms[:, None]
+    ok_p = np.array([_spans(unit, rows, 1e-10) for rows in patterns], dtype=bool)
+    ok = ok_p[inverse]
+    return bool(ok[0]) if single else ok
+
+
+def active_lower_bounds(layer: ReLULayer, X: Any, *, tol: float = 0.0) -> np.ndarray:
+    """Lower frame bound of the active sub-frame at each point (0 where it does not span)."""
+    return is_rectifying(layer, X, tol=tol, return_bound=True)[1]
+
+
+def in_maximal_domain(layer: ReLULayer, X: Any, *, max_bases: int = 200_000) -> np.ndarray:
+    r"""Membership in the maximal domain :math:`K^*_\alpha` by its definition (Thm "Maximal domain").
+
+    Enumerates every basis :math:`\Phi_J` of the frame and tests whether ``x`` lies in
+    :math:`\bigcap_{i \in J} \Omega_i^\alpha` for some ``J``. This is an independent route
+    to the same answer as :func:`is_rectifying`, exact but exponential in ``n``.
+
+    Raises
+    ------
+    TooExpensiveError
+        If ``C(m, n) > max_bases``.
+    """
+    layer = as_layer(layer)
+    pts, single = as_points(X, layer.n, "X")
+    m, n = layer.m, layer.n
+    if comb(m, n) > max_bases:
+        raise TooExpensiveError(
+            f"enumerating the bases checks C({m}, {n}) = {comb(m, n):.3g} subsets; max_bases is {max_bases:.3g}. "
+            "Use is_rectifying (the same test by rank) or raise max_bases."
+        )
+    subsets = np.array(list(itertools.combinations(range(m), n)), dtype=np.intp)
+    unit = layer.frame.vectors / layer.frame.norms[:, None]
+    sv = np.linalg.svd(unit[subsets], compute_uv=False)
+    bases = subsets[sv[:, -1] > 1e-10 * sv[:, 0]]
+    member = np.zeros((m, bases.shape[0]), dtype=np.float64)
+    member[bases, np.arange(bases.shape[0])[:, None]] = 1.0
+    active = layer.active_set(pts).astype(np.float64)
+    inside = np.any(active @ member >= n - 0.5, axis=1)
+    return bool(inside[0]) if single else inside
+
+
+@dataclass(frozen=True)
+class RectifyingCheck:
+    """Result of :func:`check_rectifying` on a domain.
+
+    ``kind`` is ``"exact"`` when the domain is a finite sample set (every point checked),
+    else ``"sampled"`` (a failure is a proof of non-rectification; success is evidence only).
+    """
+
+    rectifying: bool
+    n_checked: int
+    n_failed: int
+    kind: str
+    failures: np.ndarray  # (k, n) some points where the test fails
+
+    @property
+    def fraction(self) -> float:
+        """Fraction of checked points where the frame is rectifying."""
+        return 1.0 - self.n_failed / self.n_checked if self.n_checked else float("nan")
+
+
+def _probe_points(layer: ReLULayer, K: Domain, n_samples: int, seed: Any) -> np.ndarray:
+    if isinstance(K, Samples):
+        return np.array(K.points)
+    X = K.sample(n_samples, seed=seed)
+    if isinstance(K, RealSpace):
+        # far-away points matter on R^n: the bias stops mattering there (Prop. "redundancy")
+        scale = 10.0 * (1.0 + float(np.max(np.abs(layer.alpha))))
+        X = np.vstack([X, scale * X[: max(1, n_samples // 4)], 100 * scale * X[: max(1, n_samples // 4)]])
+    return X
+
+
+def check_rectifying(
+    layer: ReLULayer, K: Any, *, n_samples: int = 100_000, seed: Any = 0, keep: int = 10
+) -> RectifyingCheck:
+    """Test the alpha-rectifying property on a domain (all points of a finite set, else samples)."""
+    layer = as_layer(layer)
+    K = as_domain(K, layer.n)
+    n_samples = as_count(n_samples, "n_samples")
+    X = _probe_points(layer, K, n_samples, seed)
+    ok = is_rectifying(layer, X)
+    bad = X[~ok]
+    kind = "exact" if isinstance(K, Samples) else "sampled"
+    return RectifyingCheck(bool(ok.all()), int(X.shape[0]), int(bad.shape[0]), kind, bad[:keep])
+
+
+# ---------------------------------------------------------------------------------
+# Collisions: the constructive proof of Thm "Injectivity of ReLU layers II"
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Collision:
+    """Outcome of :func:`find_collision`.
+
+    Attributes
+    ----------
+    found : bool
+        Whether a verified pair was found.
+    x, y : ndarray or None
+        Two distinct points of ``K`` with ``layer(x) == layer(y)`` (up to ``tol``).
+    output : ndarray or None
+        Their common output.
+    certainty : str
+        ``"verified"`` (pair found and checked), ``"exact"`` (finite domain: no two
+        points share an output), or ``"sampled"`` (nothing found among the points checked:
+        evidence, not a proof).
+    n_checked : int
+        Number of points examined.
+    method : str
+        How the pair was built (``"null-space"``, ``"rotation"``, ``"reflection"``, ``"pair"``).
+    """
+
+    found: bool
+    x: np.ndarray | None
+    y: np.ndarray | None
+    output: np.ndarray | None
+    certainty: str
+    n_checked: int
+    method: str = ""
+
+    def __bool__(self) -> bool:
+        return self.found
+
+    def __iter__(self):
+        if not self.found:
+            raise ValueError("no collision was found; check .found before unpacking.")
+        return iter((self.x, self.y))
+
+
+def _null_space(rows: np.ndarray, n: int) -> np.ndarray:
+    """Orthonormal basis (columns) of the orthogonal complement of the span of ``rows``."""
+    if rows.shape[0] == 0:
+        return np.eye(n)
+    _, s, vt = np.linalg.svd(rows, full_matrices=True)
+    rank = int(np.sum(s > 1e-10 * max(s[0], 1.0)))
+    return vt[rank:].T
+
+
+#: a returned pair is at least this far apart, relative to max(1, |x|)
+MIN_SEPARATION = 1e-4
+#: membership tolerance for the points of a returned pair
+MEMBERSHIP_TOL = 1e-12
+
+
+def _verify(layer, K, x, y, tol) -> bool:
+    if np.linalg.norm(x - y) < MIN_SEPARATION * max(1.0, np.linalg.norm(x)):
+        return False
+    if not (K.contains(x, tol=MEMBERSHIP_TOL) and K.contains(y, tol=MEMBERSHIP_TOL)):
+        return False
+    diff = np.max(np.abs(layer(x) - layer(y)))
+    return bool(diff <= tol * max(1.0, np.max(np.abs(layer(x)))))
+
+
+def _candidates(layer: ReLULayer, x0: np.ndarray):
+    """Yield candidate pairs (method, y1, y2) near a non-rectifying point x0."""
+    phi, alpha = layer.frame.vectors, layer.alpha
+    coeff = phi @ x0
+    active = coeff >= alpha
+    V = _null_space(phi[active], layer.n)
+    if V.shape[1] == 0:
+        return
+    inactive_gap = alpha[~active] - coeff[~active]  # > 0
+    phi_in = phi[~active]
+    # (a) straight line through x0 inside the fibre: y = x0 +- eps r, r in V.
+    for j in range(V.shape[1]):
+        r = V[:, j]
+        speed = np.abs(phi_in @ r)
+        eps = 0.5 * np.min(inactive_gap / np.maximum(speed, 1e-300)) if inactive_gap.size else 1.0
+        eps = min(eps, 0.25 * max(np.linalg.norm(x0), 1.0))
+        for _ in range(40):
+            yield "null-space", x0 + eps * r, x0 - eps * r
+            eps *= 0.5
+    # (b) rotation on the sphere of radius |x0|: y = cos(t) x0 +- sin(t) |x0| r with r in V, r ⟂ x0.
+    nx = np.linalg.norm(x0)
+    if nx > 0:
+        W = V - np.outer(x0 / nx, (x0 / nx) @ V)  # project V onto x0^⟂
+        u, s, _ = np.linalg.svd(W, full_matrices=False)
+        for j in np.flatnonzero(s > 1e-8):
+            r = u[:, j]
+            t = 0.5
+            for _ in range(40):
+                yield "rotation", np.cos(t) * x0 + np.sin(t) * nx * r, np.cos(t) * x0 - np.sin(t) * nx * r
+                t *= 0.5
+        # (c) reflection of x0 across the hyperplane orthogonal to a direction of V.
+        for j in range(V.shape[1]):
+            u_ = V[:, j]
+            if abs(u_ @ x0) > 1e-12:
+                yield "reflection", x0, x0 - 2.0 * (u_ @ x0) * u_
+
+
+def find_collision(
+    layer: ReLULayer,
+    K: Any,
+    *,
+    n_samples: int = 20_000,
+    seed: Any = 0,
+    points: Any = None,
+    max_tries: int = 200,
+    tol: float = 1e-9,
+) -> Collision:
+    r"""Look for two distinct points of ``K`` with the same output.
+
+    Non-rectifying points are searched among samples of ``K`` (or among ``points``). At
+    such a point ``x0`` the active sub-frame misses a direction ``r``; moving along
+    ``r`` leaves every active coefficient unchanged and, for a small step, keeps every
+    inactive one inactive, so ``x0 + eps r`` and ``x0 - eps r`` collide (proof of Thm
+    "Injectivity of ReLU layers II"). On curved domains (sphere, shell boundary) the
+    pair is built by a rotation or reflection that stays in ``K``. For a finite data set
+    (:class:`Samples`) the search is exact: points with identical outputs are compared
+    directly. Every returned pair is verified (membership in ``K`` and equal outputs up
+    to ``tol``) before it is returned.
+
+    Returns
+    -------
+    Collision
+        ``found`` tells whether a verified pair exists; ``certainty`` how sure a negative
+        answer is.
+
+    Examples
+    --------
+    >>> import numpy as np, relu_frames_nb as rf
+    >>> L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
+    >>> c = rf.find_collision(L, rf.Ball(2))
+    >>> c.found and np.allclose(L(c.x), L(c.y)) and not np.allclose(c.x, c.y)
+    True
+    """
+    layer = as_layer(layer)
+    K = as_domain(K, layer.n)
+    tol = as_nonnegative(tol, "tol")
+    n_samples = as_count(n_samples, "n_samples")
+    X = _probe_points(layer, K, n_samples, seed) if points is None else as_points(points, layer.n, "points")[0]
+    if isinstance(K, Samples) or points is not None:
+        pair = _equal_output_pair(layer, X, K, tol)
+        if pair is not None:
+            return Collision(True, pair[0], pair[1], layer(pair[0]), "verified", X.shape[0], "pair")
+        if isinstance(K, Samples):
+            return Collision(False, None, None, None, "exact", X.shape[0])
+    ok = is_rectifying(layer, X)
+    bad = X[~ok]
+    if bad.shape[0]:
+        # prefer points far from every switching hyperplane: more room for the construction
+        gaps = np.min(np.abs(bad @ layer.frame.vectors.T - layer.alpha) / layer.frame.norms, axis=1)
+        gaps /= np.maximum(np.linalg.norm(bad, axis=1), 1.0)
+        for x0 in bad[np.argsort(-gaps)][: as_count(max_tries, "max_tries")]:
+            for method, y1, y2 in _candidates(layer, x0):
+                if _verify(layer, K, y1, y2, tol):
+                    return Collision(True, y1, y2, layer(y1), "verified", X.shape[0], method)
+    return Collision(False, None, None, None, "sampled", X.shape[0])
+
+
+def _equal_output_pair(layer, X, K, tol):
+    """Two distinct rows of X with equal outputs (exact grouping on rounded outputs)."""
+    Z = layer(X)
+    scale = max(1.0, float(np.max(np.abs(Z)))) if Z.size else 1.0
+    q = max(tol * scale, 1e-300)
+    keys = np.round(Z / q).astype(np.int64) if q > 0 else Z
+    _, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    inverse = inverse.reshape(-1)
+    for g in np.flatnonzero(counts > 1):
+        rows = np.flatnonzero(inverse == g)
+        for a, b in itertools.combinations(rows[:50], 2):
+            if _verify(layer, K, X[a], X[b], tol):
+                return X[a], X[b]
+    return None
