@@ -213,7 +213,8 @@ def parse_domain(spec: str, n: int) -> Domain:
                 dom = RealSpace(n)
             else:
                 raise InputError(
-                    f"--domain must be one of ball:r, sphere[:r], shell:s,r, positive-ball:r, real-space, samples:FILE; got {spec!r}."
+                    "--domain must be one of ball:r, sphere[:r], shell:s,r, positive-ball:r, real-space, "
+                    f"samples:FILE; got {spec!r}."
                 )
     except (TypeError, ValueError) as exc:
         if isinstance(exc, InputError):
@@ -401,9 +402,13 @@ class _Parser(argparse.ArgumentParser):
 def build_check_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``check`` sub-command."""
     p = parser or _Parser(prog="python -m relu_frames_nb check", description=__doc__.split("\n\n")[0])
-    p.add_argument("weights", help="weights file: .npy, .npz, .csv/.txt (rows = frame vectors) or a PyTorch .pt/.pth state dict")
-    p.add_argument("--bias", help="bias: file or comma-separated numbers, PyTorch convention b (alpha = -b); prefix 'alpha:' for the paper's")
-    p.add_argument("--domain", default="ball:1", help="ball:r | sphere[:r] | shell:s,r | positive-ball:r | real-space | samples:FILE")
+    p.add_argument("weights", help="weights: .npy, .npz, .csv/.txt (rows = frame vectors) or a PyTorch .pt/.pth state dict")
+    p.add_argument(
+        "--bias", help="bias: file or comma-separated numbers, PyTorch convention b (alpha = -b); prefix 'alpha:' for the paper's"
+    )
+    p.add_argument(
+        "--domain", default="ball:1", help="ball:r | sphere[:r] | shell:s,r | positive-ball:r | real-space | samples:FILE"
+    )
     p.add_argument("--layer", dest="layer_name", help="which linear layer of a state dict (its name)")
     p.add_argument("--samples", type=int, default=200_000, help="number of samples for the sampling estimate")
     p.add_argument("--seed", type=int, default=0)
