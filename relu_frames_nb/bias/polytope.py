@@ -1,0 +1,1091 @@
+r"""Polytope bias estimation (PBE, Approach B): the inscribing polytope and its facets.
+
+For a normalized frame :math:`\Phi \subset \mathbb{S}` the inscribing polytope
+:math:`P_\Phi = \operatorname{conv}\{\phi_i\}` (eq. "poly") has the frame vectors as
+vertices. When the frame is *omnidirectional* (0 is an interior point of
+:math:`P_\Phi`), the cones over the facets cover :math:`\mathbb{R}^n` and the vertices of
+each facet form a frame (Lemma "facet"), so the frame is rectifying wherever the
+vertices of the facet whose cone contains ``x`` are all active (Thm "PBE"). The bias of
+element ``i`` is therefore the minimum of :math:`\langle x, \phi_i\rangle` over the
+cones of the facets that contain :math:`\phi_i`, intersected with the domain.
+
+This module computes that minimum exactly for the five domains of Prop. "pbeall":
+
+* ``"boundary"`` (:math:`\partial P_\Phi`): :math:`\min_{F \ni i,\, \ell \in F} \langle\phi_\ell, \phi_i\rangle`,
+* :class:`~relu_frames_nb.domains.Sphere` :math:`\mathbb{S}_r`: per facet cone ``C``,
+  :math:`\min_{y \in C \cap \mathbb{S}} \langle y, \phi_i\rangle = -\|P_C(-\phi_i)\|`
+  when negative (Moreau), one non-negative least-squares projection per facet and
+  vertex, solved for all of them at once,
+* :class:`~relu_frames_nb.domains.Ball` and :class:`~relu_frames_nb.domains.Shell`
+  :math:`\{s \le \|x\| \le r\}`: ``r*a`` where the unit-sphere value ``a < 0``, else ``s*a``,
+* :class:`~relu_frames_nb.domains.PositiveBall`: only facets whose cone meets
+  :math:`\mathbb{R}^n_+` count (a feasibility LP); other elements are free (``+inf``),
+* ``("exterior", s)`` (:math:`\|x\| \ge s`): ``s * alpha_boundary`` when that is ``>= 0``.
+
+Frames that are not unit-norm are normalized first and the result is scaled back
+(:math:`\alpha_i \|\phi_i\|`, Lemma on normalized frames).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from .._validation import as_count, as_nonnegative, as_points, as_positive
+from ..domains import Ball, Domain, PositiveBall, RealSpace, Samples, Shell, Sphere
+from ..errors import (
+    DegenerateHullError,
+    DimensionMismatchError,
+    InputError,
+    NotOmnidirectionalError,
+    TooExpensiveError,
+)
+from ..frames import Frame, as_frame
+from .estimate import GUARANTEED, BiasEstimate
+
+__all__ = [
+    "DEFAULT_MAX_FACETS",
+    "InscribingPolytope",
+    "inscribing_polytope",
+    "max_facet_count",
+    "is_omnidirectional",
+    "complete_omnidirectional",
+    "polytope_bias",
+    "polytope_bias_exterior",
+]
+
+#: default limit on the (worst-case) number of facets before a hull is built
+DEFAULT_MAX_FACETS = 200_000
+
+_FACET_MODES = ("exact", "simplices")
+_HINT_COMPLETE = (
+    "Make it omnidirectional by appending -sum(phi_i)/||sum(phi_i)|| with "
+    "complete_omnidirectional(frame) (Appendix B), or use a sampling-based estimate."
+)
+
+
+# ---------------------------------------------------------------------------------
+# Facet counts
+# ---------------------------------------------------------------------------------
+
+
+def max_facet_count(m: int, n: int) -> int:
+    r"""Largest possible number of facets of a polytope with ``m`` vertices in :math:`\mathbb{R}^n`.
+
+    By McMullen's upper bound theorem the maximum is attained by the cyclic polytope:
+
+    .. math::
+        f_{n-1} \le \binom{m - \lceil n/2 \rceil}{\lfloor n/2 \rfloor}
+        + \binom{m - \lfloor n/2 \rfloor - 1}{\lceil n/2 \rceil - 1}.
+
+    The bound also holds for the triangulated boundary that qhull returns (a simplicial
+    sphere with the same vertices, Stanley's theorem), so it bounds ``len(simplices)``.
+
+    Parameters
+    ----------
+    m : int
+        Number of vertices (``m >= 1``).
+    n : int
+        Dimension (``n >= 1``).
+
+    Returns
+    -------
+    int
+        The bound; 0 when ``m <= n`` (no full-dimensional polytope exists).
+
+    Examples
+    --------
+    >>> max_facet_count(12, 3)  # 2m - 4 in R^3
+    20
+    >>> max_facet_count(10, 4)  # m (m - 3) / 2 in R^4
+    35
+    """
+    m = as_count(m, "m")
+    n = as_count(n, "n")
+    if m <= n:
+        return 0
+    if n == 1:
+        return 2
+    lo, hi = n // 2, (n + 1) // 2
+    return comb(m - hi, lo) + comb(m - lo - 1, hi - 1)
+
+
+# ---------------------------------------------------------------------------------
+# The inscribing polytope
+# ---------------------------------------------------------------------------------
+
+
+def _affine_flat(X: np.ndarray, tol: float = 1e-10) -> bool:
+    """True when the rows of ``X`` lie in an affine subspace of dimension < n."""
+    m, n = X.shape
+    if m <= n:
+        return True
+    sv = np.linalg.svd(X[1:] - X[0], compute_uv=False)
+    return bool(sv[-1] <= tol * max(1.0, sv[0]))
+
+
+def _unit_vectors(frame: Frame) -> np.ndarray:
+    return np.asarray(frame.vectors) / np.asarray(frame.norms)[:, None]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class InscribingPolytope:
+    r"""The convex hull :math:`P_\Phi` of the normalized frame vectors, with its facets.
+
+    Build it with :func:`inscribing_polytope`. Facets are stored in compressed form:
+    the vertex indices of facet ``j`` are ``facet_indices[facet_indptr[j]:facet_indptr[j+1]]``
+    (sorted); :meth:`facet` and :attr:`facets` give them as arrays.
+
+    Attributes
+    ----------
+    frame : Frame
+        The frame as given (possibly not unit-norm).
+    points : ndarray, shape (m, n)
+        The normalized frame vectors (the vertices).
+    mode : str
+        ``"exact"`` (true facets: qhull's simplices grouped by hyperplane) or
+        ``"simplices"`` (qhull's triangulation, every simplex taken as a facet).
+    simplices : ndarray of int, shape (n_simplices, n)
+        qhull's triangulated boundary (vertex indices).
+    simplex_facet : ndarray of int, shape (n_simplices,)
+        The facet each simplex belongs to.
+    facet_indptr : ndarray of int, shape (n_facets + 1,)
+        Offsets into ``facet_indices``.
+    facet_indices : ndarray of int
+        Vertex indices of all facets, concatenated.
+    normals : ndarray, shape (n_facets, n)
+        Outer unit normals ``a`` of the facets.
+    offsets : ndarray, shape (n_facets,)
+        Offsets ``b`` with :math:`\langle a, \phi_k\rangle = b` for the vertices of the
+        facet and :math:`< b` for the others; ``b > 0`` iff 0 is on the inner side.
+    tol : float
+        The tolerance used to group coplanar simplices and to decide omnidirectionality.
+    """
+
+    frame: Frame
+    points: np.ndarray
+    mode: str
+    simplices: np.ndarray
+    simplex_facet: np.ndarray
+    facet_indptr: np.ndarray
+    facet_indices: np.ndarray
+    normals: np.ndarray
+    offsets: np.ndarray
+    tol: float
+    _cache: dict = field(default_factory=dict, compare=False)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def m(self) -> int:
+        """Number of vertices (frame vectors)."""
+        return self.points.shape[0]
+
+    @property
+    def n(self) -> int:
+        """Dimension."""
+        return self.points.shape[1]
+
+    @property
+    def n_facets(self) -> int:
+        """Number of facets."""
+        return self.offsets.shape[0]
+
+    @property
+    def n_simplices(self) -> int:
+        """Number of simplices of qhull's triangulated boundary."""
+        return self.simplices.shape[0]
+
+    @property
+    def facet_sizes(self) -> np.ndarray:
+        """Number of vertices of each facet, shape ``(n_facets,)``."""
+        return np.diff(self.facet_indptr)
+
+    @property
+    def is_simplicial(self) -> bool:
+        """True when every facet has exactly ``n`` vertices."""
+        return bool(np.all(self.facet_sizes == self.n))
+
+    @property
+    def is_omnidirectional(self) -> bool:
+        """True when 0 is an interior point: every facet offset exceeds ``tol``."""
+        return bool(np.all(self.offsets > self.tol))
+
+    # ---------------------------------------------------------------- facets
+    def facet(self, j: int) -> np.ndarray:
+        """Vertex indices of facet ``j`` (sorted)."""
+        j = int(j)
+        if not -self.n_facets <= j < self.n_facets:
+            raise InputError(f"j must be a facet index in [0, {self.n_facets}); got {j}.")
+        j %= self.n_facets
+        return self.facet_indices[self.facet_indptr[j] : self.facet_indptr[j + 1]]
+
+    @property
+    def facets(self) -> list[np.ndarray]:
+        """Vertex indices of every facet, a list of ``n_facets`` arrays."""
+        return np.split(self.facet_indices, self.facet_indptr[1:-1])
+
+    @cached_property
+    def incidence(self):
+        """Vertex-facet incidence as a scipy sparse boolean matrix of shape ``(n_facets, m)``."""
+        from scipy.sparse import csr_array
+
+        data = np.ones(self.facet_indices.size, dtype=bool)
+        return csr_array((data, self.facet_indices, self.facet_indptr), shape=(self.n_facets, self.m))
+
+    @cached_property
+    def _vertex_facets(self) -> tuple[np.ndarray, np.ndarray]:
+        facet_of_entry = np.repeat(np.arange(self.n_facets), self.facet_sizes)
+        order = np.argsort(self.facet_indices, kind="stable")
+        counts = np.bincount(self.facet_indices, minlength=self.m)
+        indptr = np.concatenate([[0], np.cumsum(counts)])
+        return indptr, facet_of_entry[order]
+
+    def facets_of(self, i: int) -> np.ndarray:
+        """Indices of the facets that contain vertex ``i`` (sorted)."""
+        i = int(i)
+        if not -self.m <= i < self.m:
+            raise InputError(f"i must be a vertex index in [0, {self.m}); got {i}.")
+        i %= self.m
+        indptr, facets = self._vertex_facets
+        return facets[indptr[i] : indptr[i + 1]]
+
+    def locate(self, X: Any, *, chunk: int = 4096) -> np.ndarray:
+        r"""For each point ``x != 0``, the facet whose cone contains it.
+
+        The ray from 0 through ``x`` leaves :math:`P_\Phi` through the facet maximizing
+        :math:`\langle a_j, x\rangle / b_j` (needs an omnidirectional frame).
+
+        Parameters
+        ----------
+        X : array_like, shape (N, n) or (n,)
+            Points.
+        chunk : int
+            Number of points handled at once (bounds the memory to ``chunk * n_facets``).
+
+        Returns
+        -------
+        ndarray of int, shape (N,) (or an int for one point)
+        """
+        if not self.is_omnidirectional:
+            raise NotOmnidirectionalError(
+                "the frame must be omnidirectional for its facet cones to cover R^n; got a facet "
+                f"with offset {self.offsets.min():.3g} <= {self.tol:g}. {_HINT_COMPLETE}"
+            )
+        pts, single = as_points(X, self.n, "X")
+        chunk = as_count(chunk, "chunk")
+        scaled = self.normals / self.offsets[:, None]
+        out = np.empty(pts.shape[0], dtype=np.intp)
+        for start in range(0, pts.shape[0], chunk):
+            out[start : start + chunk] = np.argmax(pts[start : start + chunk] @ scaled.T, axis=1)
+        return int(out[0]) if single else out
+
+    def __repr__(self) -> str:
+        return (
+            f"InscribingPolytope(m={self.m}, n={self.n}, mode={self.mode!r}, facets={self.n_facets}, "
+            f"simplices={self.n_simplices}, simplicial={self.is_simplicial}, "
+            f"omnidirectional={self.is_omnidirectional})"
+        )
+
+
+def _group_coplanar(hull, tol: float) -> np.ndarray:
+    """Label the simplices of a qhull hull by true facet (adjacent and same hyperplane)."""
+    from scipy.sparse import coo_array
+    from scipy.sparse.csgraph import connected_components
+
+    eq = hull.equations
+    nb = hull.neighbors
+    f = eq.shape[0]
+    same = np.max(np.abs(eq[:, None, :] - eq[nb]), axis=2) <= tol
+    if not same.any():
+        return np.arange(f)
+    rows = np.repeat(np.arange(f), nb.shape[1])[same.ravel()]
+    cols = nb.ravel()[same.ravel()]
+    graph = coo_array((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(f, f))
+    _, labels = connected_components(graph, directed=False)
+    return labels
+
+
+def inscribing_polytope(
+    frame: Any,
+    *,
+    facets: str = "exact",
+    max_facets: int = DEFAULT_MAX_FACETS,
+    tol: float = 1e-10,
+) -> InscribingPolytope:
+    r"""The inscribing polytope :math:`P_\Phi` of the normalized frame, with its facets.
+
+    Parameters
+    ----------
+    frame : Frame or array_like, shape (m, n)
+        The frame; its vectors are normalized first (the hull's vertices are unit vectors).
+    facets : {"exact", "simplices"}
+        ``"exact"`` groups qhull's triangulated simplices into the true facets of the
+        polytope (adjacent simplices whose hyperplane equations agree to ``tol``);
+        ``"simplices"`` keeps every simplex as its own facet (still a valid PBE
+        certificate, never smaller, but it depends on the triangulation).
+    max_facets : int
+        Refuse to build the hull when the upper bound theorem
+        (:func:`max_facet_count`) allows more facets than this. Raise it to try larger
+        problems: time and memory grow with the number of facets.
+    tol : float
+        Tolerance on the hyperplane equations (grouping) and on the facet offsets
+        (0 must be at distance ``> tol`` from every facet to count as interior).
+
+    Returns
+    -------
+    InscribingPolytope
+
+    Raises
+    ------
+    DegenerateHullError
+        If ``n < 2``, ``m <= n``, the normalized vectors lie in an affine hyperplane (the
+        polytope is flat), or two vectors point in the same direction.
+    TooExpensiveError
+        If the worst-case facet count exceeds ``max_facets``.
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> P = inscribing_polytope(rf.zoo.platonic("cube"))
+    >>> P.n_facets, P.n_simplices, P.is_simplicial
+    (6, 12, False)
+    >>> P.facet(0).size, bool(P.is_omnidirectional)
+    (4, True)
+    """
+    from scipy.spatial import ConvexHull, QhullError
+
+    F = as_frame(frame)
+    if facets not in _FACET_MODES:
+        raise InputError(f"facets must be one of {_FACET_MODES}; got {facets!r}.")
+    max_facets = as_count(max_facets, "max_facets")
+    tol = as_nonnegative(tol, "tol")
+    m, n = F.m, F.n
+    if n < 2:
+        raise DegenerateHullError(
+            f"frame must live in R^n with n >= 2 for a convex hull; got n = {n}. In R^1 a frame is "
+            "omnidirectional iff it has vectors of both signs."
+        )
+    if m <= n:
+        raise DegenerateHullError(
+            f"frame must have at least n + 1 = {n + 1} vectors for a full-dimensional inscribing polytope; "
+            f"got m = {m}. Such a frame is not omnidirectional: {_HINT_COMPLETE}"
+        )
+    bound = max_facet_count(m, n)
+    if bound > max_facets:
+        raise TooExpensiveError(
+            f"the inscribing polytope of {m} vectors in R^{n} may have up to {bound:,} facets (upper bound "
+            f"theorem), more than max_facets = {max_facets:,}. Pass a larger max_facets to try anyway "
+            "(time and memory grow with the facet count), or use a sampling-based bias estimate."
+        )
+    X = _unit_vectors(F)
+    if _affine_flat(X):
+        raise DegenerateHullError(
+            f"the normalized frame vectors must not lie in an affine hyperplane; got {m} vectors in R^{n} whose "
+            f"convex hull is flat, so 0 is not an interior point (the frame is not omnidirectional). {_HINT_COMPLETE}"
+        )
+    try:
+        hull = ConvexHull(X)
+    except (QhullError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DegenerateHullError(
+            f"qhull could not build the inscribing polytope of {m} vectors in R^{n} ({first}). "
+            "Check for (nearly) duplicate or (nearly) coplanar frame vectors."
+        ) from None
+    if hull.vertices.size < m:
+        missing = np.setdiff1d(np.arange(m), hull.vertices)
+        d = np.linalg.norm(X[missing, None, :] - X[None, :, :], axis=2)
+        d[np.arange(missing.size), missing] = np.inf
+        twins = np.argmin(d, axis=1)
+        pairs = ", ".join(f"{i} ~ {j}" for i, j in zip(missing[:5].tolist(), twins[:5].tolist()))
+        raise DegenerateHullError(
+            f"every normalized frame vector must be a vertex of the inscribing polytope; got {missing.size} "
+            f"that point in (nearly) the same direction as another ({pairs}; distance {d.min(axis=1).max():.2g}). "
+            "Remove the duplicates: a duplicate can take the same bias as its twin."
+        )
+    simplices = np.ascontiguousarray(hull.simplices, dtype=np.intp)
+    eq = hull.equations
+    if facets == "simplices":
+        labels = np.arange(simplices.shape[0])
+    else:
+        labels = _group_coplanar(hull, tol)
+    n_f = int(labels.max()) + 1
+    first = np.full(n_f, simplices.shape[0], dtype=np.intp)
+    np.minimum.at(first, labels, np.arange(simplices.shape[0]))
+    if n_f == simplices.shape[0]:
+        indptr = np.arange(0, n * n_f + 1, n, dtype=np.intp)
+        indices = np.sort(simplices[first], axis=1).ravel()
+    else:
+        key = np.unique(labels[:, None].astype(np.int64) * m + simplices)
+        fac, indices = np.divmod(key, m)
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(fac, minlength=n_f))]).astype(np.intp)
+        indices = indices.astype(np.intp)
+    normals = eq[first, :-1]
+    offsets = -eq[first, -1]
+    for arr in (X, simplices, labels, indptr, indices, normals, offsets):
+        arr.setflags(write=False)
+    return InscribingPolytope(
+        frame=F,
+        points=X,
+        mode=facets,
+        simplices=simplices,
+        simplex_facet=labels,
+        facet_indptr=indptr,
+        facet_indices=indices,
+        normals=normals,
+        offsets=offsets,
+        tol=tol,
+    )
+
+
+# ---------------------------------------------------------------------------------
+# Omnidirectionality
+# ---------------------------------------------------------------------------------
+
+
+def _omnidirectional_lp(X: np.ndarray, tol: float) -> bool:
+    r"""Appendix B, corrected: max t s.t. D c = 0, sum c = 1, c >= t; omnidirectional iff t* > tol."""
+    from scipy.optimize import linprog
+    from scipy.sparse import csr_array, eye, hstack, vstack
+
+    m, n = X.shape
+    cost = np.zeros(m + 1)
+    cost[-1] = -1.0
+    A_eq = vstack([hstack([csr_array(X.T), csr_array((n, 1))]), csr_array(np.r_[np.ones(m), 0.0][None, :])])
+    b_eq = np.r_[np.zeros(n), 1.0]
+    A_ub = hstack([-eye(m, format="csr"), csr_array(np.ones((m, 1)))])
+    res = linprog(
+        cost,
+        A_ub=A_ub.tocsr(),
+        b_ub=np.zeros(m),
+        A_eq=A_eq.tocsr(),
+        b_eq=b_eq,
+        bounds=[(None, None)] * m + [(None, 1.0)],
+        method="highs",
+        options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
+    )
+    if res.status == 2:  # infeasible: 0 is not even an affine combination of the vectors
+        return False
+    if res.status != 0:
+        raise RuntimeError(f"the omnidirectionality LP did not finish (HiGHS status {res.status}: {res.message}).")
+    return bool(-res.fun > tol)
+
+
+def is_omnidirectional(
+    frame: Any,
+    *,
+    method: str = "auto",
+    tol: float = 1e-10,
+    max_facets: int = DEFAULT_MAX_FACETS,
+) -> bool:
+    r"""Whether 0 is an interior point of the inscribing polytope (no closed half-space holds all vectors).
+
+    Parameters
+    ----------
+    frame : Frame, InscribingPolytope or array_like, shape (m, n)
+        The frame (the scale of each vector does not matter).
+    method : {"auto", "hull", "lp"}
+        ``"hull"``: every facet offset of the convex hull of the normalized vectors
+        exceeds ``tol`` (qhull's ``equations[:, -1] < -tol``), free once the hull exists.
+        ``"lp"``: the linear program of Appendix B in its corrected form,
+        :math:`\max t` s.t. :math:`Dc = 0`, :math:`\sum_i c_i = 1`, :math:`c \ge t`;
+        omnidirectional iff :math:`t^* > tol` (HiGHS). ``"auto"`` uses the hull when
+        it can be built within ``max_facets`` and the LP otherwise.
+    tol : float
+        Margin for both tests.
+    max_facets : int
+        Facet limit for the hull route (see :func:`inscribing_polytope`).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> is_omnidirectional(rf.zoo.mercedes_benz()), is_omnidirectional(rf.zoo.standard_basis(2))
+    (True, False)
+    >>> is_omnidirectional([[1, 0], [0, 1], [1, 1]], method="lp")
+    False
+    """
+    if method not in ("auto", "hull", "lp"):
+        raise InputError(f"method must be 'auto', 'hull' or 'lp'; got {method!r}.")
+    tol = as_nonnegative(tol, "tol")
+    if isinstance(frame, InscribingPolytope):
+        if method == "lp":
+            return _omnidirectional_lp(frame.points, tol)
+        return bool(np.all(frame.offsets > tol))
+    F = as_frame(frame)
+    X = _unit_vectors(F)
+    if F.m <= F.n:
+        return False
+    if method == "lp":
+        return _omnidirectional_lp(X, tol)
+    try:
+        P = inscribing_polytope(F, facets="simplices", max_facets=max_facets, tol=tol)
+    except (DegenerateHullError, TooExpensiveError):
+        if method == "hull":
+            raise
+        return _omnidirectional_lp(X, tol)
+    return bool(np.all(P.offsets > tol))
+
+
+def complete_omnidirectional(frame: Any, *, tol: float = 1e-10) -> Frame:
+    r"""An omnidirectional frame containing the given vectors (the completion lemma of Appendix B).
+
+    A frame that is not omnidirectional becomes omnidirectional when the unit vector
+    :math:`-\sum_i \phi_i / \|\sum_i \phi_i\|` is appended: then 0 is a convex combination
+    of all vectors with positive weights. A frame that already is omnidirectional
+    (in particular one with :math:`\sum_i \phi_i = 0`) is returned unchanged.
+
+    Parameters
+    ----------
+    frame : Frame or array_like, shape (m, n)
+        The frame.
+    tol : float
+        Margin of the omnidirectionality test (see :func:`is_omnidirectional`).
+
+    Returns
+    -------
+    Frame
+        ``frame`` itself, or a frame with ``m + 1`` vectors (the new one last).
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> G = complete_omnidirectional(rf.zoo.standard_basis(2))
+    >>> G.vectors.round(4).tolist()
+    [[1.0, 0.0], [0.0, 1.0], [-0.7071, -0.7071]]
+    >>> is_omnidirectional(G)
+    True
+    """
+    F = as_frame(frame)
+    tol = as_nonnegative(tol, "tol")
+    total = np.asarray(F.vectors).sum(axis=0)
+    size = float(np.linalg.norm(total))
+    if size <= 1e-12 * float(np.sum(F.norms)):
+        return F  # 0 = mean of the vectors, all weights positive: already omnidirectional
+    if F.m > F.n and is_omnidirectional(F, method="lp", tol=tol):
+        return F
+    return Frame(np.vstack([F.vectors, -total / size]))
+
+
+# ---------------------------------------------------------------------------------
+# Projections onto simplicial cones (batched)
+# ---------------------------------------------------------------------------------
+
+
+def _nnls_one(B: np.ndarray, v: np.ndarray) -> np.ndarray:
+    from scipy.optimize import nnls
+
+    return nnls(B.T, v)[0]
+
+
+def _project_onto_cones(B: np.ndarray, v: np.ndarray, *, max_iter: int | None = None) -> np.ndarray:
+    r"""Coefficients ``c >= 0`` of the projections of ``v[p]`` onto ``cone(rows of B[p])``.
+
+    ``B`` has shape ``(N, n, n)`` with linearly independent rows, ``v`` shape ``(N, n)``.
+    The projection solves the linear complementarity problem ``w = G c - h >= 0``,
+    ``c >= 0``, ``c . w = 0`` with ``G = B B^T``, ``h = B v``. All problems are solved at
+    once by block principal pivoting (Judice & Pires; Kim & Park's safeguard), one
+    batched linear solve per sweep; the rare problem that has not converged after
+    ``max_iter`` sweeps, or whose KKT check fails, is handed to ``scipy.optimize.nnls``.
+    """
+    N, n, _ = B.shape
+    c = np.zeros((N, n))
+    if N == 0:
+        return c
+    G = np.matmul(B, B.transpose(0, 2, 1))
+    h = np.einsum("pij,pj->pi", B, v)
+    passive = h > 0
+    best = np.full(N, n + 1)
+    backup = np.full(N, 3)
+    todo = np.arange(N)
+    eye = np.eye(n, dtype=bool)
+    eps = 1e-12
+    for _ in range(max_iter if max_iter is not None else 5 * n + 10):
+        if todo.size == 0:
+            break
+        Fm, Gt, ht = passive[todo], G[todo], h[todo]
+        M = np.where(Fm[:, :, None] & Fm[:, None, :], Gt, eye)
+        try:
+            ct = np.linalg.solve(M, np.where(Fm, ht, 0.0)[..., None])[..., 0]
+        except np.linalg.LinAlgError:
+            break  # a (numerically) singular sub-system: leave the rest to nnls
+        wt = np.einsum("pij,pj->pi", Gt, ct) - ht
+        scale = 1.0 + np.abs(ct).max(axis=1, keepdims=True)
+        bad = (Fm & (ct < -eps * scale)) | (~Fm & (wt < -eps * scale))
+        nbad = bad.sum(axis=1)
+        ok = nbad == 0
+        c[todo[ok]] = np.where(Fm[ok], np.maximum(ct[ok], 0.0), 0.0)
+        idx, bad, nbad = todo[~ok], bad[~ok], nbad[~ok]
+        improved = nbad < best[idx]
+        full = improved | (backup[idx] >= 1)
+        backup[idx] = np.where(improved, 3, np.where(full, backup[idx] - 1, backup[idx]))
+        best[idx] = np.where(improved, nbad, best[idx])
+        last = n - 1 - np.argmax(bad[:, ::-1], axis=1)
+        single = np.zeros_like(bad)
+        single[np.arange(idx.size), last] = True
+        passive[idx] ^= np.where(full[:, None], bad, single)
+        todo = idx
+    # verify the KKT conditions of every solution; repair failures with nnls
+    w = np.einsum("pij,pj->pi", G, c) - h
+    scale = 1.0 + np.abs(c).max(axis=1)
+    fail = np.zeros(N, dtype=bool)
+    fail[todo] = True
+    fail |= np.any(w < -1e-9 * scale[:, None], axis=1) | (np.abs(np.sum(c * w, axis=1)) > 1e-9 * scale)
+    for p in np.flatnonzero(fail):
+        c[p] = _nnls_one(B[p], v[p])
+    return c
+
+
+# ---------------------------------------------------------------------------------
+# PBE on the unit sphere, per (facet, vertex) pair
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _PairValues:
+    """Per (facet, vertex) pair: boundary and unit-sphere minima and where they are attained."""
+
+    facet: np.ndarray  # (P,) facet index
+    vertex: np.ndarray  # (P,) vertex index i
+    vmin: np.ndarray  # (P,) min over vertices l of the facet of <phi_l, phi_i>
+    vmin_at: np.ndarray  # (P,) the vertex l attaining it
+    sphere: np.ndarray  # (P,) min over cone(F) ∩ S of <y, phi_i>
+    sphere_at: np.ndarray  # (P, n) a unit vector attaining it
+    n_projections: int
+
+
+def _pair_values(P: InscribingPolytope) -> _PairValues:
+    cached = P._cache.get("pairs")
+    if cached is not None:
+        return cached
+    X = P.points
+    m, n = X.shape
+    sizes = P.facet_sizes
+    indptr, indices = P.facet_indptr, P.facet_indices
+    facet = np.repeat(np.arange(P.n_facets), sizes)
+    vertex = indices
+    n_pairs = indices.size
+    vmin = np.empty(n_pairs)
+    vmin_at = np.empty(n_pairs, dtype=np.intp)
+    for k in np.unique(sizes):
+        fk = np.flatnonzero(sizes == k)
+        pos = indptr[fk][:, None] + np.arange(k)  # (n_k, k) positions of the pairs
+        rows = indices[pos]
+        V = X[rows]
+        gram = np.matmul(V, V.transpose(0, 2, 1))
+        arg = np.argmin(gram, axis=2)
+        vmin[pos] = np.take_along_axis(gram, arg[..., None], axis=2)[..., 0]
+        vmin_at[pos] = np.take_along_axis(rows, arg, axis=1)
+    sphere = vmin.copy()
+    sphere_at = X[vmin_at]
+    neg = np.flatnonzero(vmin < 0)
+    n_proj = 0
+    if neg.size:
+        # cones of the facets, as unions of the cones of their simplices
+        order = np.argsort(P.simplex_facet, kind="stable")
+        sptr = np.concatenate([[0], np.cumsum(np.bincount(P.simplex_facet, minlength=P.n_facets))])
+        f = facet[neg]
+        cnt = sptr[f + 1] - sptr[f]
+        start = np.cumsum(cnt) - cnt
+        prob_pair = np.repeat(np.arange(neg.size), cnt)
+        offs = np.arange(prob_pair.size) - start[prob_pair]
+        prob_simplex = order[sptr[f][prob_pair] + offs]
+        B = X[P.simplices[prob_simplex]]
+        v = -X[vertex[neg][prob_pair]]
+        coef = _project_onto_cones(B, v)
+        proj = np.einsum("pi,pij->pj", coef, B)
+        norm = np.linalg.norm(proj, axis=1)
+        seg_max = np.maximum.reduceat(norm, start)
+        hits = np.flatnonzero(norm >= seg_max[prob_pair])
+        win = np.full(neg.size, prob_pair.size, dtype=np.intp)
+        np.minimum.at(win, prob_pair[hits], hits)
+        good = seg_max > 0
+        value = np.where(good, -seg_max, 0.0)
+        better = value < sphere[neg]
+        sel = neg[better & good]
+        sphere[sel] = value[better & good]
+        sphere_at[sel] = proj[win[better & good]] / seg_max[better & good][:, None]
+        n_proj = int(prob_pair.size)
+    out = _PairValues(facet, vertex, vmin, vmin_at, sphere, sphere_at, n_proj)
+    P._cache["pairs"] = out
+    return out
+
+
+def _reduce(values: np.ndarray, vertex: np.ndarray, m: int, allowed: np.ndarray | None = None):
+    """Per vertex the minimum of ``values`` over its (allowed) pairs and the first pair attaining it."""
+    if allowed is not None:
+        values = np.where(allowed, values, np.inf)
+    best = np.full(m, np.inf)
+    np.minimum.at(best, vertex, values)
+    hits = np.flatnonzero((values == best[vertex]) & np.isfinite(values))
+    win = np.full(m, -1, dtype=np.intp)
+    if hits.size:
+        first = np.full(m, values.size, dtype=np.intp)
+        np.minimum.at(first, vertex[hits], hits)
+        win = np.where(first < values.size, first, -1)
+    return best, win
+
+
+def _positive_facets(P: InscribingPolytope) -> tuple[np.ndarray, int]:
+    r"""Facets whose cone meets :math:`\mathbb{R}^n_+ \setminus \{0\}`, and the number of LPs solved.
+
+    Feasibility of :math:`\{c \ge 0, \sum c = 1, \Phi_F^T c \ge 0\}`; decided without
+    an LP when a vertex is non-negative (feasible) or when a non-negative direction
+    ``y`` (a coordinate axis or the all-ones vector) has :math:`\langle \phi_l, y\rangle < 0`
+    for every vertex (infeasible by Farkas' lemma).
+    """
+    cached = P._cache.get("positive")
+    if cached is not None:
+        return cached
+    from scipy.optimize import linprog
+
+    X = P.points
+    sizes = P.facet_sizes
+    relevant = np.zeros(P.n_facets, dtype=bool)
+    undecided = np.zeros(P.n_facets, dtype=bool)
+    for k in np.unique(sizes):
+        fk = np.flatnonzero(sizes == k)
+        V = X[P.facet_indices[P.facet_indptr[fk][:, None] + np.arange(k)]]  # (n_k, k, n)
+        yes = np.all(V >= 0, axis=2).any(axis=1)
+        no = np.any(V.max(axis=1) < 0, axis=1) | np.all(V.sum(axis=2) < 0, axis=1)
+        relevant[fk] = yes
+        undecided[fk] = ~yes & ~no
+    n_lp = 0
+    for j in np.flatnonzero(undecided):
+        verts = X[P.facet(j)]
+        k = verts.shape[0]
+        res = linprog(
+            np.zeros(k),
+            A_ub=-verts.T,
+            b_ub=np.zeros(P.n),
+            A_eq=np.ones((1, k)),
+            b_eq=[1.0],
+            bounds=[(0, None)] * k,
+            method="highs",
+        )
+        n_lp += 1
+        relevant[j] = res.status != 2  # anything but a proof of infeasibility counts (conservative)
+    out = (relevant, n_lp)
+    P._cache["positive"] = out
+    return out
+
+
+# ---------------------------------------------------------------------------------
+# Public PBE
+# ---------------------------------------------------------------------------------
+
+
+def _polytope_for(frame: Any, facets: str | None, max_facets: int, tol: float) -> InscribingPolytope:
+    if isinstance(frame, InscribingPolytope):
+        if facets is not None and facets != frame.mode:
+            raise InputError(
+                f"facets must match the polytope's mode {frame.mode!r} when an InscribingPolytope is passed; "
+                f"got {facets!r}. Build another one with inscribing_polytope(frame, facets={facets!r})."
+            )
+        P = frame
+    else:
+        mode = "exact" if facets is None else facets
+        if mode not in _FACET_MODES:
+            raise InputError(f"facets must be one of {_FACET_MODES}; got {facets!r}.")
+        F = as_frame(frame)
+        X = _unit_vectors(F)
+        if F.m <= F.n or (F.n >= 2 and _affine_flat(X)):
+            why = f"it has only m = {F.m} <= n = {F.n} vectors" if F.m <= F.n else "its vectors lie in a half-space"
+            raise NotOmnidirectionalError(
+                f"frame must be omnidirectional (0 interior to its inscribing polytope) for the polytope bias "
+                f"estimation; got a frame that is not, as {why}. {_HINT_COMPLETE}"
+            )
+        P = inscribing_polytope(F, facets=mode, max_facets=max_facets, tol=tol)
+    if not P.is_omnidirectional:
+        bad = int(np.sum(P.offsets <= P.tol))
+        raise NotOmnidirectionalError(
+            "frame must be omnidirectional (0 interior to its inscribing polytope) for the polytope bias "
+            f"estimation; got {bad} facet(s) whose hyperplane has 0 on or beyond it "
+            f"(smallest offset {P.offsets.min():.3g}). {_HINT_COMPLETE}"
+        )
+    return P
+
+
+def _parse_domain(K: Any, n: int) -> tuple[str, Any, float, float]:
+    """``(case, domain, s, r)`` for a supported domain; raises InputError otherwise."""
+    supported = "'boundary', ('exterior', s), Sphere, Ball, Shell, PositiveBall or RealSpace"
+    if isinstance(K, str):
+        if K.strip().lower() == "boundary":
+            return "boundary", "boundary", 1.0, 1.0
+        raise InputError(f"K must be {supported}; got the string {K!r}.")
+    if isinstance(K, tuple):
+        if len(K) == 2 and isinstance(K[0], str) and K[0].strip().lower() == "exterior":
+            s = as_nonnegative(K[1], "s (the radius of the exterior domain)")
+            return "exterior", ("exterior", s), s, np.inf
+        raise InputError(f"K must be {supported}; got the tuple {K!r}.")
+    if isinstance(K, Samples):
+        raise InputError(
+            f"K must be {supported}; got {K!r}. For a finite data set use the sampling-based bias "
+            "estimation (sampling_bias), which is exact on the samples."
+        )
+    if not isinstance(K, Domain):
+        raise InputError(f"K must be {supported}; got {type(K).__name__}.")
+    if K.n != n:
+        raise DimensionMismatchError(f"K must be a domain in R^{n} (the frame's dimension); got {K!r}.")
+    if isinstance(K, Sphere):
+        return "sphere", K, K.r, K.r
+    if isinstance(K, Ball):
+        return "ball", K, 0.0, K.r
+    if isinstance(K, Shell):
+        return "shell", K, K.s, K.r
+    if isinstance(K, PositiveBall):
+        return "positive-ball", K, 0.0, K.r
+    if isinstance(K, RealSpace):
+        return "real-space", K, 0.0, np.inf
+    raise InputError(f"K must be {supported}; got {K!r}.")
+
+
+def polytope_bias(
+    frame: Any,
+    K: Any,
+    *,
+    facets: str | None = None,
+    max_facets: int = DEFAULT_MAX_FACETS,
+    tol: float = 1e-10,
+) -> BiasEstimate:
+    r"""Polytope bias estimation (Thm "PBE", Prop. "pbeall"): a bias that provably makes the frame rectifying on ``K``.
+
+    Parameters
+    ----------
+    frame : Frame, InscribingPolytope or array_like, shape (m, n)
+        An omnidirectional frame (normalized internally; the result is scaled back by the
+        norms), or a polytope from :func:`inscribing_polytope` to reuse its hull.
+    K : str, tuple or Domain
+        ``"boundary"`` (the boundary of the inscribing polytope of the normalized frame),
+        :class:`Sphere`, :class:`Ball`, :class:`Shell`, :class:`PositiveBall`,
+        :class:`RealSpace` (only when every boundary value is ``>= 0``; the bias is then 0),
+        or ``("exterior", s)`` for :math:`\{\|x\| \ge s\}` (see :func:`polytope_bias_exterior`).
+    facets : {"exact", "simplices"}, optional
+        True facets (default) or qhull's simplices (also a valid certificate, never
+        smaller, but it depends on the triangulation of non-simplicial facets).
+    max_facets : int
+        Facet limit (see :func:`inscribing_polytope`).
+    tol : float
+        Coplanarity and omnidirectionality tolerance (see :func:`inscribing_polytope`).
+
+    Returns
+    -------
+    BiasEstimate
+        ``values`` (``+inf`` for elements that are free), ``guarantee="guaranteed"``,
+        ``method="polytope"``, ``facets`` (per element the facet where its minimum is
+        attained, ``-1`` if free), ``argmin`` (per element a point of the closure of the
+        cone of that facet intersected with ``K`` where :math:`\langle x, \phi_i\rangle` equals the
+        normalized value; NaN if free), and ``info`` with the ``case``, the facet ``mode``,
+        the unit-frame ``alpha_boundary`` and ``alpha_sphere`` and the ``polytope``.
+
+    Raises
+    ------
+    NotOmnidirectionalError
+        If 0 is not an interior point of the inscribing polytope.
+    DegenerateHullError, TooExpensiveError
+        From :func:`inscribing_polytope`.
+    InputError
+        For an unsupported ``K`` (or one of another dimension).
+
+    Notes
+    -----
+    Let :math:`a^\partial_{F,i} = \min_{\ell \in F}\langle \phi_\ell, \phi_i\rangle` and
+    :math:`a_{F,i} = \min_{y \in \operatorname{cone}(F)\cap\mathbb{S}} \langle y, \phi_i\rangle`,
+    which equals :math:`a^\partial_{F,i}` when that is :math:`\ge 0` and
+    :math:`-\|P_{\operatorname{cone}(F)}(-\phi_i)\|` otherwise (Moreau). With minima over
+    the facets :math:`F \ni \phi_i`:
+
+    * boundary (i): :math:`\min_F a^\partial_{F,i}` (formula (i); Algorithm 2 minimizes over
+      all pairs of the facet, which is valid but smaller);
+    * sphere :math:`\mathbb{S}_r` (ii): :math:`r \min_F a_{F,i}`;
+    * shell :math:`s \le \|x\| \le r` and ball (``s = 0``) (iii), corrected:
+      :math:`r a_i` if :math:`a_i = \min_F a_{F,i} < 0`, else :math:`s a_i` (the printed
+      :math:`r^{-1}\min\{s, \alpha_{\mathbb{S}}\}` is wrong);
+    * positive ball (iv): the ball formula with the minimum over the facets whose cone
+      meets :math:`\mathbb{R}^n_+` only (feasibility LP; the printed program lacks the
+      constraint :math:`\Phi_F^T c \ge 0`); elements of no such facet are free.
+      ``info["paper_values"]`` holds the paper's version (minimum over all facets), which is
+      never larger.
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> est = polytope_bias(rf.zoo.mercedes_benz(), rf.Ball(2))
+    >>> est.values.round(6).tolist()
+    [-0.5, -0.5, -0.5]
+    >>> bool(np.allclose(polytope_bias(rf.zoo.platonic("tetrahedron"), rf.Sphere(3)).values, -1 / np.sqrt(3)))
+    True
+    >>> polytope_bias(rf.zoo.platonic("icosahedron"), "boundary").values.round(4)[:3].tolist()
+    [0.4472, 0.4472, 0.4472]
+    """
+    max_facets = as_count(max_facets, "max_facets")
+    tol = as_nonnegative(tol, "tol")
+    n_frame = frame.n if isinstance(frame, (InscribingPolytope, Frame)) else None
+    if n_frame is None:
+        n_frame = as_frame(frame).n
+    case, domain, s, r = _parse_domain(K, n_frame)
+    P = _polytope_for(frame, facets, max_facets, tol)
+    if case == "exterior":
+        return _exterior(P, s, domain)
+    pv = _pair_values(P)
+    m, n = P.m, P.n
+    alpha_b, _ = _reduce(pv.vmin, pv.vertex, m)
+    alpha_s, _ = _reduce(pv.sphere, pv.vertex, m)
+    info: dict[str, Any] = {
+        "case": case,
+        "mode": P.mode,
+        "n_facets": P.n_facets,
+        "n_simplices": P.n_simplices,
+        "is_simplicial": P.is_simplicial,
+        "n_projections": pv.n_projections,
+        "alpha_boundary": alpha_b,
+        "alpha_sphere": alpha_s,
+        "polytope": P,
+    }
+    allowed = None
+    if case == "boundary":
+        pair_val, pair_pt = pv.vmin, P.points[pv.vmin_at]
+    elif case == "sphere":
+        pair_val, pair_pt = r * pv.sphere, r * pv.sphere_at
+    elif case == "real-space":
+        if np.any(alpha_b < 0):
+            bad = np.flatnonzero(alpha_b < 0)
+            raise InputError(
+                f"K = RealSpace needs every boundary value alpha_Phi >= 0 (no finite bias exists otherwise); "
+                f"got {bad.size} negative entries (smallest {alpha_b.min():.3g} at element {int(np.argmin(alpha_b))}). "
+                "Use a bounded domain such as Ball(n, r) or Shell(n, s, r)."
+            )
+        pair_val, pair_pt = np.zeros_like(pv.vmin), np.zeros((pv.vmin.size, n))
+    else:  # ball, shell, positive ball: a < 0 -> r a at r y; a >= 0 -> s a at s y
+        t = np.where(pv.sphere < 0, r, s)
+        pair_val, pair_pt = t * pv.sphere, t[:, None] * pv.sphere_at
+        if case == "positive-ball":
+            relevant, n_lp = _positive_facets(P)
+            allowed = relevant[pv.facet]
+            in_plus = np.zeros(m, dtype=bool)
+            in_plus[pv.vertex[allowed]] = True
+            ball_all, _ = _reduce(pair_val, pv.vertex, m)
+            info.update(
+                relevant_facets=relevant,
+                n_lp=n_lp,
+                paper_values=np.where(in_plus, ball_all, np.inf) * np.asarray(P.frame.norms),
+            )
+    values, win = _reduce(pair_val, pv.vertex, m, allowed)
+    free = win < 0
+    argmin = np.full((m, n), np.nan)
+    argmin[~free] = pair_pt[win[~free]]
+    facet_idx = np.where(free, -1, pv.facet[np.maximum(win, 0)])
+    if case == "positive-ball":
+        info["argmin_in_domain"] = np.all(np.nan_to_num(argmin, nan=-1.0) >= -1e-12, axis=1)
+    return BiasEstimate(
+        values=values * np.asarray(P.frame.norms),
+        method="polytope",
+        domain=domain,
+        guarantee=GUARANTEED,
+        argmin=argmin,
+        facets=facet_idx,
+        info=info,
+    )
+
+
+def _exterior(P: InscribingPolytope, s: float, domain: Any) -> BiasEstimate:
+    pv = _pair_values(P)
+    alpha_b, win = _reduce(pv.vmin, pv.vertex, P.m)
+    if np.any(alpha_b < 0):
+        bad = np.flatnonzero(alpha_b < 0)
+        raise InputError(
+            "frame must have a non-negative boundary bias alpha_Phi for the exterior domain ||x|| >= s "
+            f"(Prop. pbeall (v)); got {bad.size} negative entries (smallest {alpha_b.min():.3g} at element "
+            f"{int(bad[np.argmin(alpha_b[bad])])}). On an unbounded domain such an element would need the bias "
+            "-inf; use a bounded domain such as Shell(n, s, r) instead."
+        )
+    return BiasEstimate(
+        values=s * alpha_b * np.asarray(P.frame.norms),
+        method="polytope",
+        domain=domain,
+        guarantee=GUARANTEED,
+        argmin=s * P.points[pv.vmin_at[win]],
+        facets=pv.facet[win],
+        info={
+            "case": "exterior",
+            "mode": P.mode,
+            "n_facets": P.n_facets,
+            "n_simplices": P.n_simplices,
+            "is_simplicial": P.is_simplicial,
+            "alpha_boundary": alpha_b,
+            "polytope": P,
+        },
+    )
+
+
+def polytope_bias_exterior(
+    frame: Any,
+    s: float,
+    *,
+    facets: str | None = None,
+    max_facets: int = DEFAULT_MAX_FACETS,
+    tol: float = 1e-10,
+) -> BiasEstimate:
+    r"""PBE outside an open ball (Prop. "pbeall" (v)): the bias ``s * alpha_Phi`` on :math:`\{\|x\| \ge s\}`.
+
+    When the boundary bias :math:`\alpha_\Phi^\Delta` of the normalized frame is
+    non-negative, every :math:`x = t y` with :math:`y \in \operatorname{cone}(F) \cap
+    \mathbb{S}`, :math:`t \ge s` has :math:`\langle x, \phi_i\rangle \ge s
+    (\alpha_\Phi^\Delta)_i` for the vertices of ``F``: the frame is
+    :math:`s \alpha_\Phi^\Delta`-rectifying on :math:`\mathbb{R}^n \setminus
+    \mathring{\mathbb{B}}_s`.
+
+    Parameters
+    ----------
+    frame : Frame, InscribingPolytope or array_like, shape (m, n)
+        An omnidirectional frame (normalized internally; the result is scaled back).
+    s : float
+        Radius of the excluded open ball, ``s >= 0``.
+    facets, max_facets, tol
+        As in :func:`polytope_bias`.
+
+    Returns
+    -------
+    BiasEstimate
+
+    Raises
+    ------
+    InputError
+        If :math:`\alpha_\Phi^\Delta` has a negative entry (no finite bias works on the
+        unbounded domain for that element).
+
+    Notes
+    -----
+    The printed statement also scales the frame (":math:`(s\phi_i)_i` is
+    :math:`s\alpha_\Phi^\Delta`-rectifying"); since :math:`\langle x, s\phi_i\rangle \ge
+    s\alpha_i \iff \langle x, \phi_i\rangle \ge \alpha_i`, that reading holds only for
+    :math:`s \ge 1`. The proof shows the statement implemented here.
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> polytope_bias_exterior(rf.zoo.platonic("icosahedron"), 2.0).values.round(4)[:2].tolist()
+    [0.8944, 0.8944]
+    """
+    s = as_nonnegative(s, "s")
+    max_facets = as_count(max_facets, "max_facets")
+    tol = as_nonnegative(tol, "tol")
+    P = _polytope_for(frame, facets, max_facets, tol)
+    return _exterior(P, s, ("exterior", s))
+
+
+def _printed_ball_formula(alpha_sphere: Any, r: float, s: float = 0.0) -> np.ndarray:
+    r"""The garbled printed formula (iii): :math:`r^{-1} \min\{s, \alpha_{\mathbb{S}}\}` (erratum; do not use).
+
+    Kept only to demonstrate, in the tests and notebooks, that it leaves parts of
+    :math:`\mathbb{B}_2` or :math:`\mathbb{D}_{1,1/2}` unrectified.
+    """
+    r = as_positive(r, "r")
+    s = as_nonnegative(s, "s")
+    return np.minimum(s, np.asarray(alpha_sphere, dtype=float)) / r
