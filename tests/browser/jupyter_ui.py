@@ -1,0 +1,201 @@
+"""Page helpers for the browser tests: open and run notebooks, check widgets, read pixels.
+
+The selectors and assertions are the ones recorded as working in JUPYTER-STACK.md
+(JupyterLab 4.6, Notebook 7.6, Voila 0.5, ipywidgets 8.1, pythreejs 2.4).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+#: text in the page (or a console message) that means a widget failed to render
+WIDGET_ERRORS = (
+    "Error displaying widget",
+    "can not be instantiated",
+    "Failed to load model class",
+    "Click to show javascript error",
+)
+#: console messages that mean the same, seen only in the console
+CONSOLE_WIDGET_ERRORS = WIDGET_ERRORS + ("Could not create a model", "Could not create a view", "Could not instantiate widget")
+#: console noise seen with every working version combination (JUPYTER-STACK.md): never a failure
+HARMLESS_CONSOLE = (
+    "Error setting state: t.on is not a function",  # pythreejs sets a light's shadow camera to a string
+    "reading 'schema'",  # Notebook 7 on page load
+    "Unsatisfied version",
+    "GPU stall due to ReadPixels",
+)
+
+OUTPUT_IMAGES = ".widget-output img, .jupyter-widgets-output-area img"
+RUN_TIMEOUT = 240_000  # ms: kernel start + Run All on a loaded 2-core machine
+LOAD_TIMEOUT = 120_000
+
+
+def open_notebook(page: Page, server, name: str, frontend: str) -> None:
+    """Open ``name`` in JupyterLab (``"lab"``) or Notebook 7 (``"notebook7"``) and wait for an idle kernel."""
+    if frontend == "lab":
+        url = server.url(f"/lab/tree/{name}", reset=None)
+    else:
+        url = server.url(f"/notebooks/{name}")
+    page.goto(url, wait_until="domcontentloaded", timeout=LOAD_TIMEOUT)
+    page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=LOAD_TIMEOUT)
+    page.locator("[data-status='idle']").first.wait_for(state="attached", timeout=LOAD_TIMEOUT)
+    page.wait_for_timeout(1000)
+
+
+def run_all(page: Page, marker: str) -> None:
+    """Run All through the menu bar and wait for the marker printed by the last cell."""
+    page.locator(".lm-MenuBar-item", has_text=re.compile(r"^\s*Run\s*$")).first.click()
+    page.locator(".lm-Menu-item[data-command='runmenu:run-all']").first.click()
+    page.locator(".jp-OutputArea-output", has_text=marker).first.wait_for(timeout=RUN_TIMEOUT)
+
+
+def run_notebook(page: Page, server, name: str, frontend: str, marker: str, *, artifacts: Path | None = None) -> int:
+    """Open and run a notebook; retry once (fresh page load) if the run does not finish.
+
+    Under heavy load the kernel's control comm can close early and the run never
+    reaches its last cell (JUPYTER-STACK.md). Returns the number of attempts used.
+    """
+    for attempt in (1, 2):
+        try:
+            open_notebook(page, server, name, frontend)
+            run_all(page, marker)
+            return attempt
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+            if artifacts is not None:
+                page.screenshot(path=str(artifacts / f"{frontend}-{Path(name).stem}-retry.png"), full_page=True)
+    raise AssertionError("unreachable")
+
+
+def assert_no_widget_errors(page: Page) -> None:
+    """No widget error text in the page, and no widget error in the console (noise excepted)."""
+    text = page.locator("body").inner_text()
+    shown = [t for t in WIDGET_ERRORS if t in text]
+    assert not shown, f"widget error text in the page: {shown}"
+    console = getattr(page, "console_messages_seen", [])
+    bad = [m for m in console if any(t in m for t in CONSOLE_WIDGET_ERRORS) and not any(h in m for h in HARMLESS_CONSOLE)]
+    assert not bad, "widget errors in the browser console:\n" + "\n".join(bad[:10])
+
+
+def wait_for_change(read, before, *, timeout: float = 60.0, what: str = "value"):
+    """Poll ``read()`` until it differs from ``before``; return the new value."""
+    deadline = time.monotonic() + timeout
+    now = read()
+    while now == before and time.monotonic() < deadline:
+        time.sleep(0.25)
+        now = read()
+    assert now != before, f"{what} did not change within {timeout:.0f} s"
+    return now
+
+
+def wait_until(read, predicate, *, timeout: float = 60.0, what: str = "value"):
+    """Poll ``read()`` until ``predicate(value)`` holds; return that value."""
+    deadline = time.monotonic() + timeout
+    now = read()
+    while not predicate(now) and time.monotonic() < deadline:
+        time.sleep(0.25)
+        now = read()
+    assert predicate(now), f"{what} never reached the expected state within {timeout:.0f} s; last: {now!r}"
+    return now
+
+
+def image_src(scope: Locator) -> str:
+    """``src`` of the first plot image rendered in an Output widget inside ``scope``."""
+    img = scope.locator(OUTPUT_IMAGES).first
+    img.wait_for(timeout=LOAD_TIMEOUT)
+    return img.get_attribute("src") or ""
+
+
+# ---------------------------------------------------------------------------------
+# sliders
+# ---------------------------------------------------------------------------------
+
+
+def slider_by_keyboard(page: Page, slider: Locator, presses: int, key: str = "ArrowRight") -> None:
+    """Focus the noUiSlider handle and move it by ``presses`` steps (JupyterLab, Voila)."""
+    slider.locator(".noUi-handle").first.click()
+    for _ in range(presses):
+        page.keyboard.press(key)
+        page.wait_for_timeout(50)
+
+
+def slider_by_mouse(page: Page, slider: Locator, fraction: float) -> None:
+    """Drag the handle with the mouse to ``fraction`` of the track (Notebook 7 ignores keys)."""
+    handle = slider.locator(".noUi-handle").first
+    track = slider.locator(".noUi-target").first
+    handle.scroll_into_view_if_needed()
+    hb, tb = handle.bounding_box(), track.bounding_box()
+    assert hb and tb, "slider is not laid out"
+    x0, y0 = hb["x"] + hb["width"] / 2, hb["y"] + hb["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(tb["x"] + fraction * tb["width"], y0, steps=12)
+    page.mouse.up()
+
+
+def slider_readout(slider: Locator) -> float:
+    """The number shown next to the slider (ipywidgets writes a Unicode minus sign)."""
+    return float(slider.locator(".widget-readout").first.inner_text().strip().replace("\u2212", "-"))
+
+
+# ---------------------------------------------------------------------------------
+# the pythreejs canvas
+# ---------------------------------------------------------------------------------
+
+
+def pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+
+
+def canvas_stats(png: bytes) -> tuple[float, int]:
+    """(fraction of pixels differing from the background by > 20, number of colours).
+
+    The background is the most common colour among the four corners.
+    """
+    a = pixels(png)
+    corners = np.array([a[0, 0], a[0, -1], a[-1, 0], a[-1, -1]])
+    colours, counts = np.unique(corners, axis=0, return_counts=True)
+    background = colours[counts.argmax()]
+    differs = np.abs(a - background).max(axis=2) > 20
+    n_colours = len(np.unique(a.reshape(-1, 3), axis=0))
+    return float(differs.mean()), n_colours
+
+
+def assert_canvas_nonblank(canvas: Locator, *, timeout: float = 60.0) -> bytes:
+    """Wait until the canvas shows a scene: > 2 % non-background pixels and > 10 colours."""
+    deadline = time.monotonic() + timeout
+    while True:
+        png = canvas.screenshot()
+        frac, n_colours = canvas_stats(png)
+        if frac > 0.02 and n_colours > 10:
+            return png
+        if time.monotonic() > deadline:
+            raise AssertionError(f"pythreejs canvas is blank: {frac:.2%} non-background pixels, {n_colours} colours")
+        time.sleep(0.5)
+
+
+def drag_on(page: Page, target: Locator, dx: float, dy: float) -> None:
+    """Press in the middle of ``target`` and drag by (dx, dy) pixels."""
+    box = target.bounding_box()
+    assert box, "element is not laid out"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=15)
+    page.mouse.up()
+
+
+def pixels_changed(before: bytes, after: bytes, *, threshold: float = 0.005) -> bool:
+    a, b = pixels(before), pixels(after)
+    if a.shape != b.shape:
+        return True
+    return float((np.abs(a - b).max(axis=2) > 20).mean()) > threshold
