@@ -283,8 +283,10 @@ def test_batched_cone_projection_matches_nnls(n):
     B[: N // 4] += 3.0 * rng.standard_normal((1, 1, n))  # clustered, ill-conditioned cones
     v = rng.standard_normal((N, n))
     v[N // 2 :] = -B[N // 2 :, 0]  # the PBE case: minus a generator
-    c = _project_onto_cones(B, v)
+    G, h = B @ B.transpose(0, 2, 1), np.einsum("pij,pj->pi", B, v)
+    c = _project_onto_cones(G, h)
     assert np.all(c >= 0)
+    np.testing.assert_allclose(np.sum(c * h, axis=1), np.linalg.norm(np.einsum("pi,pij->pj", c, B), axis=1) ** 2)
     for p in range(N):
         ref = nnls(B[p].T, v[p])[0]
         np.testing.assert_allclose(c[p] @ B[p], ref @ B[p], atol=1e-9)
@@ -294,8 +296,11 @@ def test_batched_cone_projection_falls_back_when_out_of_sweeps():
     rng = np.random.default_rng(7)
     B = rng.standard_normal((50, 5, 5))
     v = rng.standard_normal((50, 5))
-    c = _project_onto_cones(B, v, max_iter=0)  # everything through scipy's nnls
-    np.testing.assert_allclose(c, _project_onto_cones(B, v), atol=1e-9)
+    G, h = B @ B.transpose(0, 2, 1), np.einsum("pij,pj->pi", B, v)
+    c = _project_onto_cones(G, h, max_iter=0)  # everything through scipy's nnls
+    np.testing.assert_allclose(c, _project_onto_cones(G, h), atol=1e-8)
+    for p in range(50):
+        np.testing.assert_allclose(c[p], nnls(B[p].T, v[p])[0], atol=1e-8)
 
 
 # ---------------------------------------------------------------------------------

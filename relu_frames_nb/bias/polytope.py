@@ -293,17 +293,22 @@ class InscribingPolytope:
 
 def _group_coplanar(hull, tol: float) -> np.ndarray:
     """Label the simplices of a qhull hull by true facet (adjacent and same hyperplane)."""
-    from scipy.sparse import coo_array
-    from scipy.sparse.csgraph import connected_components
-
     eq = hull.equations
     nb = hull.neighbors
     f = eq.shape[0]
-    same = np.max(np.abs(eq[:, None, :] - eq[nb]), axis=2) <= tol
+    # offsets first (cheap); full equations only where the offsets agree
+    cand = np.abs(eq[:, -1][:, None] - eq[nb, -1]) <= tol
+    if not cand.any():
+        return np.arange(f)
+    rows = np.repeat(np.arange(f), nb.shape[1])[cand.ravel()]
+    cols = nb.ravel()[cand.ravel()]
+    same = np.max(np.abs(eq[rows] - eq[cols]), axis=1) <= tol
     if not same.any():
         return np.arange(f)
-    rows = np.repeat(np.arange(f), nb.shape[1])[same.ravel()]
-    cols = nb.ravel()[same.ravel()]
+    from scipy.sparse import coo_array
+    from scipy.sparse.csgraph import connected_components
+
+    rows, cols = rows[same], cols[same]
     graph = coo_array((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(f, f))
     _, labels = connected_components(graph, directed=False)
     return labels
@@ -578,38 +583,35 @@ def complete_omnidirectional(frame: Any, *, tol: float = 1e-10) -> Frame:
 # ---------------------------------------------------------------------------------
 
 
-def _nnls_one(B: np.ndarray, v: np.ndarray) -> np.ndarray:
-    from scipy.optimize import nnls
+def _project_onto_cones(G: np.ndarray, h: np.ndarray, *, max_iter: int | None = None) -> np.ndarray:
+    r"""Coefficients ``c >= 0`` of Euclidean projections onto simplicial cones, in Gram form.
 
-    return nnls(B.T, v)[0]
-
-
-def _project_onto_cones(B: np.ndarray, v: np.ndarray, *, max_iter: int | None = None) -> np.ndarray:
-    r"""Coefficients ``c >= 0`` of the projections of ``v[p]`` onto ``cone(rows of B[p])``.
-
-    ``B`` has shape ``(N, n, n)`` with linearly independent rows, ``v`` shape ``(N, n)``.
-    The projection solves the linear complementarity problem ``w = G c - h >= 0``,
-    ``c >= 0``, ``c . w = 0`` with ``G = B B^T``, ``h = B v``. All problems are solved at
-    once by block principal pivoting (Judice & Pires; Kim & Park's safeguard), one
-    batched linear solve per sweep; the rare problem that has not converged after
-    ``max_iter`` sweeps, or whose KKT check fails, is handed to ``scipy.optimize.nnls``.
+    For generators ``B[p]`` (linearly independent rows) and a vector ``v[p]``, pass
+    ``G = B B^T`` with shape ``(N, k, k)`` and ``h = B v`` with shape ``(N, k)``; the
+    projection is ``c[p] @ B[p]`` and its squared norm is ``c[p] . h[p]``. It solves the
+    linear complementarity problem ``w = G c - h >= 0``, ``c >= 0``, ``c . w = 0`` for all
+    problems at once by block principal pivoting (Judice & Pires, with Kim & Park's
+    safeguard against cycling): one batched linear solve per sweep over the problems not
+    yet solved. A problem still open after ``max_iter`` sweeps, or whose KKT check
+    fails, is handed to ``scipy.optimize.nnls``.
     """
-    N, n, _ = B.shape
-    c = np.zeros((N, n))
+    N, k = h.shape
+    c = np.zeros((N, k))
     if N == 0:
         return c
-    G = np.matmul(B, B.transpose(0, 2, 1))
-    h = np.einsum("pij,pj->pi", B, v)
     passive = h > 0
-    best = np.full(N, n + 1)
+    best = np.full(N, k + 1)
     backup = np.full(N, 3)
     todo = np.arange(N)
-    eye = np.eye(n, dtype=bool)
+    eye = np.eye(k, dtype=bool)
     eps = 1e-12
-    for _ in range(max_iter if max_iter is not None else 5 * n + 10):
+    for _ in range(max_iter if max_iter is not None else 5 * k + 10):
         if todo.size == 0:
             break
-        Fm, Gt, ht = passive[todo], G[todo], h[todo]
+        if todo.size == N:  # first sweep: no copies
+            Fm, Gt, ht = passive, G, h
+        else:
+            Fm, Gt, ht = passive[todo], G[todo], h[todo]
         M = np.where(Fm[:, :, None] & Fm[:, None, :], Gt, eye)
         try:
             ct = np.linalg.solve(M, np.where(Fm, ht, 0.0)[..., None])[..., 0]
@@ -626,7 +628,7 @@ def _project_onto_cones(B: np.ndarray, v: np.ndarray, *, max_iter: int | None = 
         full = improved | (backup[idx] >= 1)
         backup[idx] = np.where(improved, 3, np.where(full, backup[idx] - 1, backup[idx]))
         best[idx] = np.where(improved, nbad, best[idx])
-        last = n - 1 - np.argmax(bad[:, ::-1], axis=1)
+        last = k - 1 - np.argmax(bad[:, ::-1], axis=1)
         single = np.zeros_like(bad)
         single[np.arange(idx.size), last] = True
         passive[idx] ^= np.where(full[:, None], bad, single)
@@ -638,8 +640,17 @@ def _project_onto_cones(B: np.ndarray, v: np.ndarray, *, max_iter: int | None = 
     fail[todo] = True
     fail |= np.any(w < -1e-9 * scale[:, None], axis=1) | (np.abs(np.sum(c * w, axis=1)) > 1e-9 * scale)
     for p in np.flatnonzero(fail):
-        c[p] = _nnls_one(B[p], v[p])
+        c[p] = _nnls_gram(G[p], h[p])
     return c
+
+
+def _nnls_gram(G: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """``min ||B^T c - v||, c >= 0`` from ``G = B B^T`` and ``h = B v`` (via a Cholesky factor)."""
+    from scipy.optimize import nnls
+
+    # ||B^T c - v||^2 = c^T G c - 2 h^T c + const = ||L^T c - L^{-1} h||^2 + const, G = L L^T
+    L = np.linalg.cholesky(G)
+    return nnls(L.T, np.linalg.solve(L, h))[0]
 
 
 # ---------------------------------------------------------------------------------
@@ -660,12 +671,20 @@ class _PairValues:
     n_projections: int
 
 
+def _gram_gather(X: np.ndarray, gram: np.ndarray | None, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Inner products ``<X[a], X[b]>`` for broadcastable index arrays ``a`` and ``b``."""
+    if gram is not None:
+        return gram.ravel()[a * gram.shape[0] + b]
+    return np.einsum("...j,...j->...", X[a], X[b])
+
+
 def _pair_values(P: InscribingPolytope) -> _PairValues:
     cached = P._cache.get("pairs")
     if cached is not None:
         return cached
     X = P.points
     m, n = X.shape
+    gram = X @ X.T if m <= 4096 else None  # all inner products at once when that is cheap
     sizes = P.facet_sizes
     indptr, indices = P.facet_indptr, P.facet_indices
     facet = np.repeat(np.arange(P.n_facets), sizes)
@@ -677,58 +696,86 @@ def _pair_values(P: InscribingPolytope) -> _PairValues:
         fk = np.flatnonzero(sizes == k)
         pos = indptr[fk][:, None] + np.arange(k)  # (n_k, k) positions of the pairs
         rows = indices[pos]
-        V = X[rows]
-        gram = np.matmul(V, V.transpose(0, 2, 1))
-        arg = np.argmin(gram, axis=2)
-        vmin[pos] = np.take_along_axis(gram, arg[..., None], axis=2)[..., 0]
-        vmin_at[pos] = np.take_along_axis(rows, arg, axis=1)
+        best = np.full(rows.shape, np.inf)
+        best_at = np.empty(rows.shape, dtype=np.intp)
+        for col in range(k):  # a loop over the short axis beats argmin(axis=-1) by far
+            inner = _gram_gather(X, gram, rows, rows[:, col : col + 1])
+            upd = inner < best
+            best = np.where(upd, inner, best)
+            best_at = np.where(upd, rows[:, col : col + 1], best_at)
+        vmin[pos] = best
+        vmin_at[pos] = best_at
     sphere = vmin.copy()
     sphere_at = X[vmin_at]
     neg = np.flatnonzero(vmin < 0)
     n_proj = 0
     if neg.size:
-        # cones of the facets, as unions of the cones of their simplices
-        order = np.argsort(P.simplex_facet, kind="stable")
-        sptr = np.concatenate([[0], np.cumsum(np.bincount(P.simplex_facet, minlength=P.n_facets))])
-        f = facet[neg]
-        cnt = sptr[f + 1] - sptr[f]
-        start = np.cumsum(cnt) - cnt
-        prob_pair = np.repeat(np.arange(neg.size), cnt)
-        offs = np.arange(prob_pair.size) - start[prob_pair]
-        prob_simplex = order[sptr[f][prob_pair] + offs]
-        B = X[P.simplices[prob_simplex]]
-        v = -X[vertex[neg][prob_pair]]
-        coef = _project_onto_cones(B, v)
-        proj = np.einsum("pi,pij->pj", coef, B)
-        norm = np.linalg.norm(proj, axis=1)
-        seg_max = np.maximum.reduceat(norm, start)
-        hits = np.flatnonzero(norm >= seg_max[prob_pair])
-        win = np.full(neg.size, prob_pair.size, dtype=np.intp)
-        np.minimum.at(win, prob_pair[hits], hits)
-        good = seg_max > 0
-        value = np.where(good, -seg_max, 0.0)
-        better = value < sphere[neg]
-        sel = neg[better & good]
-        sphere[sel] = value[better & good]
-        sphere_at[sel] = proj[win[better & good]] / seg_max[better & good][:, None]
+        # the cone of a facet is the union of the cones of its simplices: one projection
+        # of -phi_i per simplex of the facet (a single one for simplicial facets)
+        if P.n_simplices == P.n_facets:  # one simplex per facet
+            sptr = None
+            prob_simplex = np.argsort(P.simplex_facet)[facet[neg]]
+            prob_pair = np.arange(neg.size)
+            start = prob_pair
+        else:
+            order = np.argsort(P.simplex_facet, kind="stable")
+            sptr = np.concatenate([[0], np.cumsum(np.bincount(P.simplex_facet, minlength=P.n_facets))])
+            f = facet[neg]
+            cnt = sptr[f + 1] - sptr[f]
+            start = np.cumsum(cnt) - cnt
+            prob_pair = np.repeat(np.arange(neg.size), cnt)
+            prob_simplex = order[sptr[f][prob_pair] + np.arange(prob_pair.size) - start[prob_pair]]
+        rows = P.simplices[prob_simplex]
+        target = vertex[neg][prob_pair]
+        if sptr is None and n > 1:
+            # phi_i is a generator of the simplex and never used by the projection of -phi_i
+            # (its KKT multiplier is 1 + <phi_i, P> >= 0): project onto the opposite face
+            rows = rows[rows != target[:, None]].reshape(rows.shape[0], n - 1)
+        G = _gram_gather(X, gram, rows[:, :, None], rows[:, None, :])
+        h = -_gram_gather(X, gram, rows, target[:, None])
+        coef = _project_onto_cones(G, h)
+        norm = np.sqrt(np.maximum(np.sum(coef * h, axis=1), 0.0))
+        seg_max = np.maximum.reduceat(norm, start) if sptr is not None else norm
+        if sptr is not None:
+            hits = np.flatnonzero(norm >= seg_max[prob_pair])
+            win = np.full(neg.size, prob_pair.size, dtype=np.intp)
+            np.minimum.at(win, prob_pair[hits], hits)
+        else:
+            win = prob_pair
+        value = -seg_max
+        better = (value < sphere[neg]) & (seg_max > 0)
+        sel = neg[better]
+        sphere[sel] = value[better]
+        w = win[better]
+        proj = np.einsum("pi,pij->pj", coef[w], X[rows[w]])
+        sphere_at[sel] = proj / np.linalg.norm(proj, axis=1, keepdims=True)
         n_proj = int(prob_pair.size)
     out = _PairValues(facet, vertex, vmin, vmin_at, sphere, sphere_at, n_proj)
     P._cache["pairs"] = out
     return out
 
 
-def _reduce(values: np.ndarray, vertex: np.ndarray, m: int, allowed: np.ndarray | None = None):
-    """Per vertex the minimum of ``values`` over its (allowed) pairs and the first pair attaining it."""
+def _by_vertex(P: InscribingPolytope, vertex: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Permutation sorting the pairs by vertex, and the start of each vertex's segment."""
+    cached = P._cache.get("by_vertex")
+    if cached is None:
+        order = np.argsort(vertex, kind="stable")
+        starts = np.concatenate([[0], np.cumsum(np.bincount(vertex, minlength=P.m))[:-1]])
+        cached = P._cache["by_vertex"] = (order, starts)
+    return cached
+
+
+def _reduce(P: InscribingPolytope, values: np.ndarray, vertex: np.ndarray, allowed: np.ndarray | None = None):
+    """Per vertex the minimum of ``values`` over its (allowed) pairs and the first pair attaining it (-1: none)."""
     if allowed is not None:
         values = np.where(allowed, values, np.inf)
-    best = np.full(m, np.inf)
-    np.minimum.at(best, vertex, values)
-    hits = np.flatnonzero((values == best[vertex]) & np.isfinite(values))
-    win = np.full(m, -1, dtype=np.intp)
-    if hits.size:
-        first = np.full(m, values.size, dtype=np.intp)
-        np.minimum.at(first, vertex[hits], hits)
-        win = np.where(first < values.size, first, -1)
+    order, starts = _by_vertex(P, vertex)
+    vals = values[order]
+    best = np.minimum.reduceat(vals, starts)  # every vertex lies in a facet: no empty segment
+    counts = np.diff(np.append(starts, vals.size))
+    pos = np.where(vals == np.repeat(best, counts), np.arange(vals.size), vals.size)
+    first = np.minimum.reduceat(pos, starts)
+    win = np.where(np.isfinite(best), order[np.minimum(first, vals.size - 1)], -1)
     return best, win
 
 
@@ -935,8 +982,8 @@ def polytope_bias(
         return _exterior(P, s, domain)
     pv = _pair_values(P)
     m, n = P.m, P.n
-    alpha_b, _ = _reduce(pv.vmin, pv.vertex, m)
-    alpha_s, _ = _reduce(pv.sphere, pv.vertex, m)
+    alpha_b, _ = _reduce(P, pv.vmin, pv.vertex)
+    alpha_s, _ = _reduce(P, pv.sphere, pv.vertex)
     info: dict[str, Any] = {
         "case": case,
         "mode": P.mode,
@@ -970,13 +1017,13 @@ def polytope_bias(
             allowed = relevant[pv.facet]
             in_plus = np.zeros(m, dtype=bool)
             in_plus[pv.vertex[allowed]] = True
-            ball_all, _ = _reduce(pair_val, pv.vertex, m)
+            ball_all, _ = _reduce(P, pair_val, pv.vertex)
             info.update(
                 relevant_facets=relevant,
                 n_lp=n_lp,
                 paper_values=np.where(in_plus, ball_all, np.inf) * np.asarray(P.frame.norms),
             )
-    values, win = _reduce(pair_val, pv.vertex, m, allowed)
+    values, win = _reduce(P, pair_val, pv.vertex, allowed)
     free = win < 0
     argmin = np.full((m, n), np.nan)
     argmin[~free] = pair_pt[win[~free]]
@@ -996,7 +1043,7 @@ def polytope_bias(
 
 def _exterior(P: InscribingPolytope, s: float, domain: Any) -> BiasEstimate:
     pv = _pair_values(P)
-    alpha_b, win = _reduce(pv.vmin, pv.vertex, P.m)
+    alpha_b, win = _reduce(P, pv.vmin, pv.vertex)
     if np.any(alpha_b < 0):
         bad = np.flatnonzero(alpha_b < 0)
         raise InputError(
