@@ -6,6 +6,8 @@ from math import comb
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import nnls
 from scipy.spatial import ConvexHull
 
@@ -620,3 +622,26 @@ def test_boundary_string_is_case_insensitive():
     F = rf.zoo.mercedes_benz()
     np.testing.assert_array_equal(polytope_bias(F, " Boundary ").values, polytope_bias(F, "boundary").values)
     np.testing.assert_allclose(polytope_bias(F, "boundary").values, -0.5)
+
+
+# ---------------------------------------------------------------------------------
+# property-based: Thm "PBE" on random frames
+# ---------------------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 4), extra=st.integers(1, 10), seed=st.integers(0, 2**31 - 1), r=st.floats(0.1, 10.0))
+def test_pbe_property(n, extra, seed, r):
+    F = omni_random(n + extra, n, seed, gaussian=True)
+    P = inscribing_polytope(F)
+    unit = polytope_bias(P, rf.Sphere(n)).values / F.norms
+    ball = polytope_bias(P, rf.Ball(n, r)).values / F.norms
+    # Prop. (iii) corrected and Lemma "B_r"
+    np.testing.assert_allclose(ball, r * np.minimum(unit, 0.0), atol=1e-12)
+    assert np.all(ball >= -r - 1e-12)
+    # Thm "PBE": at every point of a facet cone all vertices of the facet are active
+    X = rf.Sphere(n).sample(3000, seed=seed % 1000)
+    loc = P.locate(X)
+    inner = X @ P.points.T
+    for j in np.unique(loc):
+        verts = P.facet(j)
+        assert np.all(inner[loc == j][:, verts] >= unit[verts] - 1e-12)

@@ -973,10 +973,9 @@ def polytope_bias(
     """
     max_facets = as_count(max_facets, "max_facets")
     tol = as_nonnegative(tol, "tol")
-    n_frame = frame.n if isinstance(frame, (InscribingPolytope, Frame)) else None
-    if n_frame is None:
-        n_frame = as_frame(frame).n
-    case, domain, s, r = _parse_domain(K, n_frame)
+    if not isinstance(frame, InscribingPolytope):
+        frame = as_frame(frame)
+    case, domain, s, r = _parse_domain(K, frame.n)
     P = _polytope_for(frame, facets, max_facets, tol)
     if case == "exterior":
         return _exterior(P, s, domain)
