@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from jupyter_ui import (
+
+from .jupyter_ui import (
     assert_canvas_nonblank,
     assert_no_widget_errors,
     drag_on,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from jupyter_ui import (
+
+from .jupyter_ui import (
     LOAD_TIMEOUT,
     RUN_TIMEOUT,
     assert_no_widget_errors,
