@@ -651,26 +651,44 @@ class LeftInverseBank:
 
         If :math:`\Phi` is omnidirectional, every ``x`` lies in the cone of some facet ``F``
         and :math:`\tilde D^\alpha_{I_F}` is a left inverse at ``x`` whenever
-        :math:`I_F \subseteq I_x^\alpha` (Cor. after "ReLU-dual II").
+        :math:`I_F \subseteq I_x^\alpha` (Cor. after "ReLU-dual II"), e.g. for a bias from
+        polytope bias estimation. Facets whose hyperplane passes through 0 (possible only
+        when the frame is not omnidirectional) do not span and are left out; rows outside
+        every facet set are solved with their own active set.
 
         Parameters
         ----------
         layer : ReLULayer
         rank_tol : float, default 1e-10
         **kwargs
-            Passed to the facet computation of :mod:`relu_frames_nb.bias.polytope`.
+            Passed to :func:`relu_frames_nb.bias.polytope.inscribing_polytope`
+            (``facets="exact"`` or ``"simplices"``, ``max_facets``, ``tol``).
 
         Returns
         -------
         LeftInverseBank
-            With one set per facet (vertex indices of the facet).
+            With one set per facet (the indices of its vertices).
+
+        Examples
+        --------
+        >>> import numpy as np, relu_frames_nb as rf
+        >>> L = rf.ReLULayer(rf.zoo.platonic("icosahedron"), 0.0)
+        >>> bank = LeftInverseBank.from_facets(L)
+        >>> len(bank)
+        20
+        >>> X = rf.Sphere(3).sample(50, seed=0)
+        >>> bool(np.all(bank.assign(L(X)) >= 0)), np.allclose(bank.reconstruct(L(X)), X)
+        (True, True)
         """
-        from .bias import polytope  # lazy: optional sibling module
+        from .bias.polytope import inscribing_polytope  # lazy: sibling module
 
         L = as_layer(layer)
-        facets = polytope.facets(L.frame, **kwargs)
-        sets = getattr(facets, "vertex_sets", facets)
-        return cls(L, list(sets), rank_tol=rank_tol)
+        P = inscribing_polytope(L.frame, **kwargs)
+        keep = np.abs(P.offsets) > P.tol
+        sets = [f for f, k in zip(P.facets, keep) if k]
+        if not sets:
+            raise NotAFrameError("the facets of the inscribing polytope must include a spanning one; got none.")
+        return cls(L, sets, rank_tol=rank_tol)
 
     # -------------------------------------------------------------- accessors
     @property
