@@ -648,9 +648,13 @@ def _nnls_gram(G: np.ndarray, h: np.ndarray) -> np.ndarray:
     """``min ||B^T c - v||, c >= 0`` from ``G = B B^T`` and ``h = B v`` (via a Cholesky factor)."""
     from scipy.optimize import nnls
 
-    # ||B^T c - v||^2 = c^T G c - 2 h^T c + const = ||L^T c - L^{-1} h||^2 + const, G = L L^T
-    L = np.linalg.cholesky(G)
-    return nnls(L.T, np.linalg.solve(L, h))[0]
+    # ||B^T c - v||^2 = c^T G c - 2 h^T c + const = ||A c - b||^2 + const with A^T A = G, A^T b = h
+    lam, U = np.linalg.eigh(G)
+    keep = lam > 1e-14 * max(lam[-1], 1e-300)
+    root = np.sqrt(lam[keep])
+    A = root[:, None] * U[:, keep].T
+    b = (U[:, keep].T @ h) / root
+    return nnls(A, b)[0]
 
 
 # ---------------------------------------------------------------------------------
@@ -684,7 +688,8 @@ def _pair_values(P: InscribingPolytope) -> _PairValues:
         return cached
     X = P.points
     m, n = X.shape
-    gram = X @ X.T if m <= 4096 else None  # all inner products at once when that is cheap
+    # all inner products at once when that is not much more work than the facets need
+    gram = X @ X.T if m * m <= 4 * n * P.facet_indices.size else None
     sizes = P.facet_sizes
     indptr, indices = P.facet_indptr, P.facet_indices
     facet = np.repeat(np.arange(P.n_facets), sizes)
