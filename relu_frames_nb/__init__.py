@@ -17,7 +17,23 @@ The core imports numpy and scipy only; plots and widgets live in ``relu_frames_n
 """
 
 from . import zoo
+from .bias.correlated import (
+    TukeyDepth,
+    max_constant_bias,
+    most_correlated_basis,
+    sampling_bias,
+    tukey_depth_origin,
+    zero_bias_injective,
+)
 from .bias.estimate import BiasEstimate
+from .bias.polytope import (
+    InscribingPolytope,
+    complete_omnidirectional,
+    inscribing_polytope,
+    is_omnidirectional,
+    polytope_bias,
+    polytope_bias_exterior,
+)
 from .domains import (
     Ball,
     CoveringRadius,
@@ -42,6 +58,34 @@ from .errors import (
 )
 from .frames import Frame
 from .layer import ReLULayer
+from .reconstruction import (
+    FrameAlgorithmResult,
+    LeftInverseBank,
+    PReLULayer,
+    prelu_inverse,
+    reconstruct,
+    relu_dual,
+    relu_frame_algorithm,
+    relu_synthesis,
+)
+from .rectifying import (
+    Collision,
+    RectifyingCheck,
+    active_lower_bounds,
+    check_rectifying,
+    find_collision,
+    in_maximal_domain,
+    is_rectifying,
+)
+from .stability import (
+    GlobalBounds,
+    LocalStability,
+    active_bounds,
+    global_bounds,
+    image_radius,
+    local_stability,
+    measured_lipschitz,
+)
 
 __version__ = "0.1.0"
 
@@ -60,6 +104,40 @@ __all__ = [
     "covering_radius",
     "paper_correction",
     "BiasEstimate",
+    "is_rectifying",
+    "active_lower_bounds",
+    "in_maximal_domain",
+    "check_rectifying",
+    "RectifyingCheck",
+    "find_collision",
+    "Collision",
+    "most_correlated_basis",
+    "max_constant_bias",
+    "sampling_bias",
+    "tukey_depth_origin",
+    "zero_bias_injective",
+    "TukeyDepth",
+    "InscribingPolytope",
+    "inscribing_polytope",
+    "is_omnidirectional",
+    "complete_omnidirectional",
+    "polytope_bias",
+    "polytope_bias_exterior",
+    "relu_synthesis",
+    "relu_dual",
+    "reconstruct",
+    "LeftInverseBank",
+    "relu_frame_algorithm",
+    "FrameAlgorithmResult",
+    "PReLULayer",
+    "prelu_inverse",
+    "active_bounds",
+    "local_stability",
+    "LocalStability",
+    "global_bounds",
+    "GlobalBounds",
+    "image_radius",
+    "measured_lipschitz",
     "ReluFramesError",
     "InputError",
     "NotAFrameError",

@@ -306,6 +306,11 @@ def _strictly_below(alpha: np.ndarray, bound: np.ndarray) -> bool:
     return bool(np.all(alpha < bound))
 
 
+def _below(alpha: np.ndarray, bound: np.ndarray, tol: float) -> bool:
+    """``alpha <= bound`` up to ``tol`` relative to the size of the bound (rounding of the inputs)."""
+    return bool(np.all(alpha <= bound + tol * np.maximum(1.0, np.abs(np.where(np.isfinite(bound), bound, 0.0)))))
+
+
 def check_layer(
     layer: ReLULayer,
     domain: Domain,
@@ -313,6 +318,7 @@ def check_layer(
     n_samples: int = 200_000,
     seed: int = 0,
     max_facets: int = 200_000,
+    tol: float = 1e-12,
 ) -> CheckReport:
     """Decide, as far as the theory allows, whether ``layer`` is injective on ``domain``.
 
@@ -324,10 +330,16 @@ def check_layer(
       "Injectivity I" with beta < alpha). On a finite data set the check is exact. On
       R^n with zero bias the exact Tukey-depth test decides for small n.
     * Otherwise the sampling estimate is reported and the verdict is "undetermined".
+
+    ``tol`` absorbs floating-point rounding when comparing the bias with the polytope
+    bias: the weights themselves are rounded (the triangle frame's sqrt(3)/2, say), so a
+    bias equal to the exact value may exceed the computed one by an ulp.
     """
+    from ._validation import as_nonnegative
     from .rectifying import find_collision
 
     layer = as_layer(layer)
+    tol = as_nonnegative(tol, "tol")
     if not isinstance(domain, Domain):
         raise InputError(f"domain must be a Domain; got {type(domain).__name__}.")
     n_samples = as_count(n_samples, "n_samples")
@@ -361,7 +373,7 @@ def check_layer(
             layer, domain, polytope, note, sampling, collision, details,
         )  # fmt: skip
     if polytope is not None:
-        below = bool(np.all(alpha <= polytope.values))
+        below = _below(alpha, polytope.values, tol)
         if below and domain.open_or_convex:
             reason = "alpha <= polytope bias (a guarantee) on a convex domain (Thm 'Injectivity I')"
             return CheckReport("injective", reason, layer, domain, polytope, note, sampling, collision, details)

@@ -79,7 +79,7 @@ def test_parse_domain():
 def test_samples_domain(tmp_path):
     np.save(tmp_path / "X.npy", np.ones((5, 3)))
     assert isinstance(parse_domain(f"samples:{tmp_path / 'X.npy'}", 3), rf.Samples)
-    with pytest.raises(InputError, match="3 columns"):
+    with pytest.raises(InputError, match="must have 2 columns"):
         parse_domain(f"samples:{tmp_path / 'X.npy'}", 2)
 
 

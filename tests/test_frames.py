@@ -1,11 +1,11 @@
 import numpy as np
 import pytest
-from conftest import BAD_ARRAYS, NOT_FRAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import relu_frames_nb as rf
 from relu_frames_nb.errors import InputError, NotAFrameError, TooExpensiveError
+from tests.conftest import BAD_ARRAYS, NOT_FRAMES
 
 
 def test_operators_match_matrices(frame):
