@@ -1029,29 +1029,39 @@ def relu_frame_algorithm(
     iterates = [Y.copy()] if history else None
     errs = []
 
-    def measure(rows: np.ndarray, G: np.ndarray) -> np.ndarray:
-        if xt is not None:
-            return np.linalg.norm(Y[rows] - xt[rows], axis=1)
-        return np.linalg.norm(np.maximum(G - alpha, 0.0) - Zb[rows], axis=1)
+    def measure(Yr: np.ndarray, Gr: np.ndarray, Zr: np.ndarray, Xr: np.ndarray | None) -> np.ndarray:
+        if Xr is not None:
+            return np.linalg.norm(Yr - Xr, axis=1)
+        return np.linalg.norm(np.maximum(Gr - alpha, 0.0) - Zr, axis=1)
 
-    e = measure(np.arange(N), Y @ phi.T)
+    G = Y @ phi.T
+    e = measure(Y, G, Zb, xt)
     errs.append(e.max(initial=0.0))
     run = np.flatnonzero(~(e <= tol * scale))
+    # work on compact copies of the rows still running; converged rows are frozen
+    Yr, Gr, Mr, Tr, Zr, Sr = Y[run], G[run], mask[run], target[run], Zb[run], scale[run]
+    Xr = None if xt is None else xt[run]
     k = 0
     while k < n_iter and run.size:
-        Yr = Y[run]
-        G = Yr @ phi.T
-        upd = lam * np.where(mask[run], target[run] - G, 0.0)
+        upd = lam * np.where(Mr, Tr - Gr, 0.0)
         if lam0:
-            extra = ~mask[run] & (G >= alpha)
-            upd += lam0 * np.where(extra, alpha - G, 0.0)
-        Y[run] = Yr + upd @ phi
+            upd += lam0 * np.where(~Mr & (Gr >= alpha), alpha - Gr, 0.0)
+        Yr = Yr + upd @ phi
+        Gr = Yr @ phi.T
+        er = measure(Yr, Gr, Zr, Xr)
         k += 1
-        e[run] = measure(run, Y[run] @ phi.T)
+        e[run] = er
         errs.append(e.max(initial=0.0))
         if history:
+            Y[run] = Yr
             iterates.append(Y.copy())
-        run = run[~(e[run] <= tol * scale[run])]
+        done = er <= tol * Sr
+        if np.any(done):
+            Y[run[done]] = Yr[done]
+            keep = ~done
+            run, Yr, Gr, Mr, Tr, Zr, Sr = run[keep], Yr[keep], Gr[keep], Mr[keep], Tr[keep], Zr[keep], Sr[keep]
+            Xr = None if Xr is None else Xr[keep]
+    Y[run] = Yr
     converged = e <= tol * scale
     it = None
     if history:
