@@ -311,9 +311,7 @@ def block_rows(n: int) -> int:
 class _Engine:
     """The running minimum ``alpha`` and where it is attained (one chunk at a time)."""
 
-    def __init__(
-        self, F: Frame, full_spark: bool, rank_tol: float, tie_tol: float, chunk: int, alpha0: np.ndarray
-    ) -> None:
+    def __init__(self, F: Frame, full_spark: bool, rank_tol: float, tie_tol: float, chunk: int, alpha0: np.ndarray) -> None:
         self.tie_tol = tie_tol
         self.PT = np.ascontiguousarray(F.vectors.T)
         self.unit = _unit_rows(F)
@@ -450,9 +448,7 @@ def _init_points(init: str, F: Frame, dom: Domain) -> np.ndarray | None:
 def _parse_init(init: Any, m: int):
     if isinstance(init, str):
         if init not in _INIT_CHOICES:
-            raise InputError(
-                f"init must be one of {_INIT_CHOICES} or an array of length {m}; got {init!r}."
-            )
+            raise InputError(f"init must be one of {_INIT_CHOICES} or an array of length {m}; got {init!r}.")
         return init, None
     if init is None:
         return "none", None
@@ -468,8 +464,7 @@ def _parse_correction(correction: Any):
     if isinstance(correction, str):
         if correction not in _CORRECTION_CHOICES:
             raise InputError(
-                f"correction must be None, a covering radius (float), or one of {_CORRECTION_CHOICES}; "
-                f"got {correction!r}."
+                f"correction must be None, a covering radius (float), or one of {_CORRECTION_CHOICES}; got {correction!r}."
             )
         return correction, None
     return "value", as_nonnegative(correction, "correction")
@@ -481,9 +476,7 @@ def _parse_early_stop(early_stop: Any):
     try:
         tol, patience = early_stop
     except (TypeError, ValueError):
-        raise InputError(
-            f"early_stop must be None or a pair (tol, patience_samples); got {early_stop!r}."
-        ) from None
+        raise InputError(f"early_stop must be None or a pair (tol, patience_samples); got {early_stop!r}.") from None
     return as_nonnegative(tol, "early_stop tol"), as_count(patience, "early_stop patience_samples")
 
 
@@ -817,9 +810,7 @@ def sampling_bias(
     fs, fs_how = _spark_status(F, full_spark, SPARK_CHECK_LIMIT)
     keep = corr_kind in ("guaranteed", "heuristic") and not finite
     if corr_kind == "guaranteed" and not dom.bounded:
-        raise InputError(
-            f"correction='guaranteed' needs a bounded domain; got {dom!r}. Use a float or 'paper'."
-        )
+        raise InputError(f"correction='guaranteed' needs a bounded domain; got {dom!r}. Use a float or 'paper'.")
     if keep and 8 * N * F.n > max_memory:
         raise TooExpensiveError(
             f"correction={correction!r} needs all {N} samples in memory ({8 * N * F.n / 2**20:.3g} MiB); "
@@ -1019,10 +1010,7 @@ class TukeyDepth:
         return bool(self.injective)
 
     def __repr__(self) -> str:
-        return (
-            f"TukeyDepth(depth={self.depth}, n={self.n}, m={self.m}, injective={self.injective}, "
-            f"method={self.method!r})"
-        )
+        return f"TukeyDepth(depth={self.depth}, n={self.n}, m={self.m}, injective={self.injective}, method={self.method!r})"
 
 
 def _null_vectors(S: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
@@ -1127,17 +1115,42 @@ def _outside_flat_negative(V: np.ndarray, H: np.ndarray) -> np.ndarray | None:
     from scipy.optimize import linprog
 
     W = np.delete(V, H, axis=0)
-    res = linprog(
-        np.zeros(V.shape[1]), A_ub=W, b_ub=-np.ones(W.shape[0]), bounds=[(None, None)] * V.shape[1], method="highs"
-    )
+    res = linprog(np.zeros(V.shape[1]), A_ub=W, b_ub=-np.ones(W.shape[0]), bounds=[(None, None)] * V.shape[1], method="highs")
     if res.status == 0:
         return res.x / np.linalg.norm(res.x)
     return None
 
 
+def _null_vectors_fast(S: np.ndarray) -> np.ndarray:
+    """Unit null vectors of ``(B, n-1, n)`` stacks: one batched solve, Gram-Schmidt where it fails."""
+    B, k, n = S.shape
+    try:
+        y = np.linalg.solve(S[:, :, :-1], -S[:, :, -1:])[..., 0]
+        r = np.concatenate([y, np.ones((B, 1))], axis=1)
+        r /= np.linalg.norm(r, axis=1, keepdims=True)
+        res = np.abs(np.einsum("bkn,bn->bk", S, r)).max(axis=1)
+        bad = ~(res <= 1e-12)
+    except np.linalg.LinAlgError:  # an exactly singular block: dependent vectors, redo all
+        r = np.empty((B, n))
+        bad = np.ones(B, dtype=bool)
+    if bad.any():
+        r[bad] = _null_vectors(S[bad], 0.0)[0]
+    return r
+
+
 def _tukey_fast(unit: np.ndarray, batch: int, tol: float):
-    """Vectorised enumeration for full-spark frames; returns None if a dependency is found."""
+    """Vectorised enumeration for full-spark frames; returns None when the frame is not full spark.
+
+    The vectors are first turned by a fixed random rotation (the depth is rotation invariant),
+    so that dropping the last coordinate gives a solvable ``(n-1) x (n-1)`` system for every
+    independent ``S``. A dependent ``S`` need not be detected itself: every frame that is not
+    full spark has an independent ``S'`` of ``n - 1`` vectors with another frame vector in its
+    span (extend a circuit minus one element), and that vector vanishes on ``r_{S'}``. All
+    subsets are examined, so that is always found before a result is returned.
+    """
     m, n = unit.shape
+    rot = np.linalg.qr(np.random.default_rng(12345).standard_normal((n, n)))[0]
+    V = unit @ rot  # v_i = rot^T phi_i, so <y, v_i> = <rot y, phi_i>
     best = m + 1
     best_S: tuple = ()
     best_r = None
@@ -1148,10 +1161,10 @@ def _tukey_fast(unit: np.ndarray, batch: int, tol: float):
         if flat.size == 0:
             break
         idx = flat.reshape(-1, n - 1)
-        r, ok = _null_vectors(unit[idx], tol)
-        D = r @ unit.T
+        r = _null_vectors_fast(V[idx])
+        D = r @ V.T
         D[np.arange(idx.shape[0])[:, None], idx] = np.nan
-        if not ok.all() or np.any(np.abs(D) <= tol):
+        if np.any(np.abs(D) <= tol):
             return None
         cp = np.count_nonzero(D > 0, axis=1)
         cm = rest - cp
@@ -1160,9 +1173,7 @@ def _tukey_fast(unit: np.ndarray, batch: int, tol: float):
         if c[b] < best:
             best = int(c[b])
             best_S = tuple(idx[b].tolist())
-            best_r = r[b] if cp[b] <= cm[b] else -r[b]
-            if best == 0:
-                break
+            best_r = rot @ (r[b] if cp[b] <= cm[b] else -r[b])
     zero = np.zeros(m, dtype=bool)
     zero[list(best_S)] = True
     w = -np.linalg.pinv(unit[list(best_S)]) @ np.ones(n - 1)
