@@ -635,6 +635,15 @@ class LeftInverseBank:
         -------
         LeftInverseBank
             With one set per distinct most correlated basis.
+
+        Examples
+        --------
+        >>> import numpy as np, relu_frames_nb as rf
+        >>> L = rf.ReLULayer(rf.zoo.random_sphere(12, 3, seed=0), 0.0)
+        >>> X = rf.Sphere(3).sample(200, seed=1)
+        >>> bank = LeftInverseBank.from_most_correlated_bases(L, X)
+        >>> bool(np.all(bank.assign(L(X)) >= 0)), np.allclose(bank.reconstruct(L(X)), X)
+        (True, True)
         """
         from .bias.correlated import most_correlated_basis  # lazy: optional sibling module
 
