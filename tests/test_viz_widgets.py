@@ -1,0 +1,303 @@
+"""Explorers driven without a browser: set ``.value``, assert on the resulting state; and the shared parser."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import relu_frames_nb as rf  # noqa: E402
+from relu_frames_nb.viz.parsing import MatrixParseError, parse_matrix  # noqa: E402
+
+W = pytest.importorskip("ipywidgets")
+widgets = pytest.importorskip("relu_frames_nb.viz.widgets")
+
+
+# ------------------------------------------------------------------ the parser
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 0\n0 1\n-1 -1",
+        "1,0;0,1;-1,-1",
+        "[[1, 0], [0, 1], [-1, -1]]",
+        "  1  0  # first\n\n 0 1\n-1.0e0 -1.\n",
+        "+1 0; .0 1; -1 -1",
+    ],
+)
+def test_parse_matrix_layouts(text):
+    assert parse_matrix(text).tolist() == [[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]]
+
+
+@pytest.mark.parametrize(
+    "text,where",
+    [
+        ("1 0\n0 x", "'x' at line 2, column 3"),
+        ("1 0\n0 nan", "'nan'"),
+        ("1 0\n0 inf", "'inf'"),
+        ("__import__('os')", "__import__('os')"),
+        ("1 0\n0 1e", "'1e'"),
+        ("1 0\n2*3 1", "'2*3'"),
+        ("1 0 0\n0 1", "same number of entries"),
+        ("", "no numbers"),
+        ("[[1, 0], [0, 1]", "unclosed"),
+        ("1 0]", "unmatched"),
+        ("[[[1]]]", "third level"),
+    ],
+)
+def test_parse_matrix_refuses_anything_but_numbers(text, where):
+    with pytest.raises(MatrixParseError, match=None) as info:
+        parse_matrix(text)
+    assert where in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_parse_matrix_refuses_non_strings_and_huge_inputs():
+    with pytest.raises(MatrixParseError):
+        parse_matrix(b"1 0")  # type: ignore[arg-type]
+    with pytest.raises(MatrixParseError):
+        parse_matrix("1 " * 50, max_entries=10)
+
+
+# ------------------------------------------------------------------ decide()
+def test_decide_triangle_on_the_ball_flips_at_minus_one_half():
+    F = rf.zoo.mercedes_benz()
+    K = rf.Ball(2)
+    from relu_frames_nb.viz.plane import boundary_points, grid_points
+
+    def verdict(a):
+        L = rf.ReLULayer(F, a)
+        X = grid_points(1.0, resolution=61)
+        X = np.vstack([X[K.contains(X)], boundary_points(L, K)])
+        return widgets.decide(L, K, points=X)
+
+    v = verdict(-0.5)
+    assert v.status == "injective" and v.method == "polytope bias" and v.margin == pytest.approx(0.0, abs=1e-12)
+    v = verdict(-0.6)
+    assert v.status == "injective" and v.margin == pytest.approx(0.1)
+    for a in (-0.49, -0.3, 0.0, 0.4):
+        v = verdict(a)
+        assert v.status == "not injective", (a, v.text)
+        L = rf.ReLULayer(F, a)
+        assert np.allclose(L(v.collision.x), L(v.collision.y)) and not np.allclose(v.collision.x, v.collision.y)
+        assert v.text.startswith("not injective")
+
+
+def test_decide_on_real_space_uses_the_tukey_depth():
+    v = widgets.decide(rf.ReLULayer(rf.zoo.plus_minus_basis(2), 0.0), rf.RealSpace(2), points=np.zeros((0, 2)))
+    assert v.status == "injective" and v.method == "Tukey depth"
+    v = widgets.decide(rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), rf.RealSpace(2))
+    assert v.status == "not injective"
+
+
+# ------------------------------------------------------------------ FrameExplorer2D
+@pytest.fixture
+def explorer():
+    return widgets.FrameExplorer2D(offset=-0.6, resolution=61, dpi=40)
+
+
+def test_explorer_is_a_vbox_with_a_verdict_and_a_plot(explorer):
+    assert isinstance(explorer, W.VBox)
+    assert "rfnb-verdict" in explorer.verdict_html._dom_classes
+    assert "rfnb-plot" in explorer.plot._dom_classes
+    assert explorer.verdict.status == "injective"
+    assert explorer.verdict_text.startswith("injective")
+    assert explorer.last_png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert explorer.plot.outputs[0]["data"]["image/png"]
+    assert explorer.error_text == ""
+
+
+def test_explorer_verdict_crosses_the_maximal_bias(explorer):
+    png0 = explorer.last_png
+    explorer.offset.value = -0.45
+    assert explorer.verdict.status == "not injective"
+    assert explorer.verdict_text.startswith("not injective")
+    assert explorer.verdict.collision is not None
+    assert len(explorer.view.artists["collision"]) >= 3  # the pair is drawn
+    assert explorer.last_png != png0
+    assert np.allclose(explorer.alpha, -0.45)
+    explorer.offset.value = -0.5
+    assert explorer.verdict.status == "injective"
+    assert explorer.view.artists["collision"] == []
+    assert explorer.error_text == ""
+
+
+def test_explorer_per_element_bias(explorer):
+    explorer.element.value = 1
+    explorer.element_bias.value = -0.2
+    assert explorer.bias_mode.value == "per element"
+    assert explorer.alpha.tolist() == [-0.6, -0.2, -0.6]
+    assert explorer.verdict.status == "not injective"
+    explorer.bias_mode.value = "offset"
+    assert np.allclose(explorer.alpha, explorer.offset.value)
+
+
+def test_explorer_bad_matrix_shows_a_message_and_keeps_the_frame(explorer):
+    F = explorer.frame
+    explorer.set_matrix("1 0\n0 one")
+    assert "plain numbers" in explorer.message_text and "one" in explorer.message_text
+    assert "plain numbers" in explorer.message.value
+    assert explorer.frame is F and explorer.error_text == ""
+    explorer.set_matrix("1 0 0\n0 1 0\n0 0 1")
+    assert "2 columns" in explorer.message_text
+    explorer.set_matrix("1 0\n0 1\n-1 -1")
+    assert explorer.message_text == "" and explorer.frame.m == 3
+    assert np.allclose(explorer.frame.vectors[2], [-1, -1])
+
+
+def test_explorer_frames_and_domains(explorer):
+    explorer.source.value = "random"
+    explorer.m_random.value = 12
+    assert explorer.frame.m == 12 and len(explorer.element.options) == 12
+    explorer.source.value = "preset"
+    explorer.preset.value = "example-a"
+    assert explorer.frame.m == 5
+    for kind in ("sphere", "shell", "positive ball", "R^n", "ball"):
+        explorer.domain_kind.value = kind
+        assert explorer.verdict.status in ("injective", "not injective", "undetermined"), kind
+        assert explorer.error_text == "", explorer.error_text
+    explorer.radius.value = 0.5
+    assert explorer.domain == rf.Ball(2, 0.5)
+
+
+def test_explorer_overlays(explorer):
+    for name, toggle in explorer.overlay_toggles.items():
+        toggle.value = not toggle.value
+        assert (name in explorer.view.visible) == toggle.value
+    assert explorer.error_text == ""
+    explorer.overlay_toggles["minima"].value = True
+    assert len(explorer.view.artists["minima"]) > 0
+
+
+def test_explorer_callback_errors_are_shown_not_lost(explorer, monkeypatch):
+    def boom(*args, **kwargs):
+        raise RuntimeError("forced failure in an observer")
+
+    monkeypatch.setattr(explorer.view, "set_bias", boom)
+    explorer.offset.value = -0.3  # must not raise
+    assert "forced failure" in explorer.error_text
+    assert explorer.error_count == 1
+    texts = [o.get("text", "") + str(o.get("data", "")) for o in explorer.errors.outputs]
+    assert any("forced failure" in t for t in texts)
+    assert any("Traceback" in o.get("text", "") for o in explorer.errors.outputs)  # unexpected errors keep the traceback
+    explorer.clear_errors()
+    assert explorer.errors.outputs == () and explorer.error_text == ""
+
+
+def test_explorer_user_errors_show_a_short_message(explorer):
+    explorer.domain_kind.value = "shell"
+    explorer.inner.value = 1.5  # s >= r
+    assert "s < r" in explorer.error_text
+    assert all("Traceback" not in o.get("text", "") for o in explorer.errors.outputs)
+
+
+def test_explorer_rejects_unknown_presets():
+    with pytest.raises(ValueError):
+        widgets.FrameExplorer2D("nope")
+
+
+def test_explorer_accepts_a_frame():
+    ex = widgets.FrameExplorer2D(rf.zoo.regular_polygon(5), offset=0.0, resolution=41, dpi=30)
+    assert ex.frame.m == 5 and ex.source.value == "matrix"
+
+
+# ------------------------------------------------------------------ PolytopeExplorer3D
+@pytest.fixture
+def explorer3d():
+    pytest.importorskip("pythreejs")
+    return widgets.PolytopeExplorer3D("icosahedron", domain="ball")
+
+
+def test_explorer3d_table_and_estimates(explorer3d):
+    ex = explorer3d
+    assert isinstance(ex, W.VBox)
+    assert ex.estimate.method == "polytope"
+    assert ex.bias_table_html.count("<tr") == 12 + 1
+    assert "φ12" in ex.bias_table_html
+    assert ex.viewer.renderer in ex.children[5].children
+    est = rf.polytope_bias(rf.zoo.platonic("icosahedron"), rf.Ball(3))
+    assert np.allclose(ex.estimate.values, est.values)
+
+
+def test_explorer3d_vertex_selection_does_not_rebuild(explorer3d):
+    ex = explorer3d
+    builds = ex.viewer.n_geometry_builds
+    color_attr = ex.viewer._attrs["facets"]["color"]
+    ex.vertex.value = 4
+    assert ex.viewer.scene.vertex == 4
+    assert ex.viewer.n_geometry_builds == builds and ex.viewer._attrs["facets"]["color"] is color_attr
+    assert ex.layer_toggles["star"].value and ex.viewer.objects["star"].visible
+    assert "background" in ex.bias_table_html
+    ex.vertex.value = None
+    assert ex.viewer.scene.vertex is None
+
+
+def test_explorer3d_domain_method_and_frame(explorer3d):
+    ex = explorer3d
+    ex.domain_kind.value = "sphere"
+    assert ex.estimate.domain == rf.Sphere(3)
+    ex.method.value = "sampling"
+    assert "press" in ex.status_text
+    ex.n_samples.value = 3000
+    ex.compute.click()
+    assert ex.estimates["sampling"].n_samples > 0 and ex.estimate.method != "polytope"
+    assert ex.bias_table_html.count("<td") > 12 * 2
+    ex.frame_choice.value = "random"
+    ex.m_random.value = 30
+    assert ex.frame.m == 30 and len(ex.vertex.options) == 31
+    ex.element.value = 7
+    assert ex.viewer.scene.element == 7 and ex.layer_toggles["bias_plane"].value
+    ex.layer_toggles["caps"].value = True
+    assert ex.viewer.objects["caps"].visible
+    assert ex.error_text == ""
+
+
+def test_explorer3d_errors_are_shown(explorer3d, monkeypatch):
+    monkeypatch.setattr(explorer3d.viewer, "select_vertex", lambda v: (_ for _ in ()).throw(RuntimeError("forced 3-D failure")))
+    explorer3d.vertex.value = 2
+    assert "forced 3-D failure" in explorer3d.error_text
+    explorer3d.n_samples.value = 0
+    explorer3d.method.value = "sampling"
+    explorer3d.compute.click()
+    assert "samples" in explorer3d.error_text
+
+
+# ------------------------------------------------------------------ ReconstructionPlayground
+def test_playground_reconstructs():
+    pg = widgets.ReconstructionPlayground(offset=-0.5, n_iter=80, dpi=30)
+    assert isinstance(pg, W.VBox)
+    x = pg.x
+    assert np.allclose(pg.z, rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5)(x))
+    assert np.array_equal(pg.active, pg.z > 0)
+    assert pg.x_dual is not None and np.allclose(pg.x_dual, x)
+    assert pg.errors_curve.size == pg.result.n_iter + 1
+    assert pg.errors_curve[-1] < pg.errors_curve[0]
+    png0 = pg.last_png
+    pg.sliders[0].value = -0.3
+    assert np.allclose(pg.x_dual, pg.x) and pg.last_png != png0
+    pg.n_iter.value = 5
+    assert pg.result.n_iter <= 5
+
+
+def test_playground_reports_unrecoverable_inputs():
+    pg = widgets.ReconstructionPlayground(offset=0.9, x=[0.0, 0.1], dpi=30)
+    assert pg.x_dual is None and pg.result is None
+    assert "does not span" in pg.summary_text
+    assert pg.error_text == ""
+
+
+def test_playground_in_three_dimensions_and_errors(monkeypatch):
+    pg = widgets.ReconstructionPlayground("icosahedron", offset=-0.2, dpi=30)
+    assert len(pg.sliders) == 3 and np.allclose(pg.x_dual, pg.x)
+    pg.frame_choice.value = "pentagon"
+    assert len(pg.sliders) == 2 and pg.error_text == ""
+    monkeypatch.setattr(pg, "_draw", lambda: (_ for _ in ()).throw(RuntimeError("forced draw failure")))
+    pg.offset.value = -0.3
+    assert "forced draw failure" in pg.error_text
+
+
+def test_presets():
+    assert "mercedes-benz" in widgets.presets(2) and "cube" in widgets.presets(3)
+    assert set(widgets.presets(2)).isdisjoint(widgets.presets(3))
