@@ -1,0 +1,382 @@
+r"""IPython extension: ``%load_ext relu_frames_nb``.
+
+* Rich HTML representations (summary tables) of :class:`~relu_frames_nb.frames.Frame`,
+  :class:`~relu_frames_nb.layer.ReLULayer`, the domains,
+  :class:`~relu_frames_nb.bias.estimate.BiasEstimate` and the CLI's ``CheckReport``,
+  registered with IPython's display formatter (the classes themselves stay plain).
+* ``%%frame NAME`` — a cell magic that reads a matrix (one frame vector per line, numbers
+  separated by spaces or commas; parsed safely by
+  :func:`relu_frames_nb.viz.parsing.parse_matrix`, never ``eval``) into a ``Frame`` bound
+  to ``NAME`` in the user namespace.
+* ``%relu_check LAYER [--domain SPEC] [--samples N] [--seed S]`` — a line magic doing
+  what ``python -m relu_frames_nb check`` does, on a layer in the namespace
+  (:func:`relu_frames_nb.cli.check_layer`); it shows the report and returns it.
+
+Example session::
+
+    %load_ext relu_frames_nb
+
+    %%frame T
+    0 1
+    -0.866 -0.5
+    0.866 -0.5
+
+    L = rf.ReLULayer(T, -0.4)
+    %relu_check L --domain ball:1
+"""
+
+from __future__ import annotations
+
+import html
+import shlex
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from .bias.estimate import BiasEstimate
+from .domains import Ball, Domain, PositiveBall, RealSpace, Samples, Shell, Sphere
+from .errors import ReluFramesError
+from .frames import Frame
+from .layer import ReLULayer
+
+__all__ = [
+    "load_ipython_extension",
+    "unload_ipython_extension",
+    "frame_html",
+    "layer_html",
+    "domain_html",
+    "estimate_html",
+    "report_html",
+    "parse_relu_check_args",
+    "SPARK_LIMIT",
+]
+
+#: compute the exact spark in a repr only when C(m, n) is at most this
+SPARK_LIMIT = 20_000
+#: show at most this many rows of vectors / values in a repr
+MAX_ROWS = 12
+
+_CSS = ("<style>.rfnb-repr{border-collapse:collapse;font-size:90%;margin:2px 0}"
+        ".rfnb-repr th,.rfnb-repr td{padding:1px 10px 1px 0;text-align:left;vertical-align:top}"
+        ".rfnb-repr th{font-weight:600;color:#555}"
+        ".rfnb-num{text-align:right!important;font-family:monospace}</style>")  # fmt: skip
+
+
+def _num(v: float, digits: int = 6) -> str:
+    v = float(v)
+    if np.isnan(v):
+        return "—"
+    if np.isinf(v):
+        return "any (+∞)" if v > 0 else "−∞"
+    return f"{v:.{digits}g}"
+
+
+def _table(title: str, rows: list[tuple[str, str]], extra: str = "") -> str:
+    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{v}</td></tr>" for k, v in rows)
+    return (f"{_CSS}<div class='rfnb-repr-box'><b>{html.escape(title)}</b>"
+            f"<table class='rfnb-repr'>{body}</table>{extra}</div>")  # fmt: skip
+
+
+def _matrix_html(A: np.ndarray, labels: list[str], head: list[str]) -> str:
+    rows = A.shape[0]
+    show = list(range(rows)) if rows <= MAX_ROWS else [*range(MAX_ROWS - 2), rows - 1]
+    out = ["<table class='rfnb-repr'><tr><th></th>" + "".join(f"<th class='rfnb-num'>{html.escape(h)}</th>" for h in head)
+           + "</tr>"]  # fmt: skip
+    for k, i in enumerate(show):
+        if rows > MAX_ROWS and k == MAX_ROWS - 2:
+            out.append(f"<tr><td>⋮</td><td colspan='{len(head)}'>({rows - MAX_ROWS + 1} more)</td></tr>")
+        out.append(f"<tr><th>{html.escape(labels[i])}</th>" + "".join(f"<td class='rfnb-num'>{_num(c, 4)}</td>" for c in A[i])
+                   + "</tr>")  # fmt: skip
+    return "".join(out) + "</table>"
+
+
+def _spark_text(F: Frame) -> str:
+    if comb(F.m, F.n) > SPARK_LIMIT:
+        return f"not computed (C({F.m}, {F.n}) subsets)"
+    try:
+        s = F.spark(max_subsets=SPARK_LIMIT)
+    except ReluFramesError as exc:  # pragma: no cover - guarded by the limit above
+        return f"not computed ({exc})"
+    return f"{s} (full spark)" if s == F.n + 1 else str(s)
+
+
+def _omni_text(F: Frame) -> str:
+    try:
+        from .bias.polytope import is_omnidirectional
+    except ImportError:  # pragma: no cover - the polytope module is part of the package
+        return "—"
+    try:
+        return "yes" if is_omnidirectional(F) else "no"
+    except (ReluFramesError, ValueError, RuntimeError) as exc:
+        return f"unknown ({html.escape(str(exc)[:80])})"
+
+
+# ---------------------------------------------------------------------------------
+# HTML summaries (pure functions: usable without IPython)
+# ---------------------------------------------------------------------------------
+
+
+def frame_html(F: Frame) -> str:
+    """An HTML summary of a frame: size, redundancy, frame bounds, normalization, spark, omnidirectionality.
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> "redundancy" in frame_html(rf.zoo.mercedes_benz())
+    True
+    """
+    if not isinstance(F, Frame):
+        raise TypeError(f"F must be a Frame; got {type(F).__name__}.")
+    A, B = F.bounds
+    rows = [
+        ("vectors m", str(F.m)),
+        ("dimension n", str(F.n)),
+        ("redundancy m/n", _num(F.redundancy, 4)),
+        ("frame bounds A, B", f"{_num(A)}, {_num(B)}" + (" (tight)" if F.is_tight() else "")),
+        ("normalized", "yes" if F.is_normalized() else f"no (norms in [{_num(F.norms.min(), 4)}, {_num(F.norms.max(), 4)}])"),
+        ("spark", _spark_text(F)),
+        ("omnidirectional", _omni_text(F)),
+    ]
+    head = [f"x{k + 1}" for k in range(F.n)] if F.n <= 8 else []
+    vectors = _matrix_html(np.asarray(F.vectors), [f"φ{i + 1}" for i in range(F.m)], head) if F.n <= 8 else ""
+    return _table("Frame", rows, vectors)
+
+
+def layer_html(L: ReLULayer) -> str:
+    """An HTML summary of a ReLU layer: the frame and the bias (paper and PyTorch conventions)."""
+    if not isinstance(L, ReLULayer):
+        raise TypeError(f"L must be a ReLULayer; got {type(L).__name__}.")
+    a = np.asarray(L.alpha)
+    bias = f"{_num(a[0])} (constant)" if np.all(a == a[0]) else f"in [{_num(a.min())}, {_num(a.max())}]"
+    F = L.frame
+    A, B = F.bounds
+    rows = [
+        ("map", "x ↦ ReLU(Φx − α)"),
+        ("input dimension n", str(L.n)),
+        ("outputs m", str(L.m)),
+        ("bias α (paper)", bias),
+        ("bias b = −α (PyTorch)", "constant" if np.all(a == a[0]) else "vector"),
+        ("frame bounds A, B", f"{_num(A)}, {_num(B)}"),
+        ("normalized frame", "yes" if F.is_normalized() else "no"),
+        ("omnidirectional", _omni_text(F)),
+    ]
+    extra = ""
+    if L.n <= 8:
+        extra = _matrix_html(np.column_stack([F.vectors, a]), [f"φ{i + 1}" for i in range(L.m)],
+                             [f"x{k + 1}" for k in range(L.n)] + ["α"])  # fmt: skip
+    return _table("ReLULayer", rows, extra)
+
+
+def domain_html(K: Domain) -> str:
+    """An HTML summary of a domain: kind, dimension, radii, convexity."""
+    if not isinstance(K, Domain):
+        raise TypeError(f"K must be a Domain; got {type(K).__name__}.")
+    kind = {Ball: "closed ball", Sphere: "sphere", Shell: "shell (donut) s ≤ |x| ≤ r", PositiveBall: "non-negative ball",
+            RealSpace: "all of Rⁿ", Samples: "finite data set"}.get(type(K), type(K).__name__)  # fmt: skip
+    rows = [("kind", kind), ("dimension n", str(K.n))]
+    if isinstance(K, Shell):
+        rows.append(("radii s, r", f"{_num(K.s)}, {_num(K.r)}"))
+    elif isinstance(K, (Ball, Sphere, PositiveBall)):
+        rows.append(("radius r", _num(K.r)))
+    elif isinstance(K, Samples):
+        rows.append(("points N", str(K.points.shape[0])))
+    rows += [
+        ("sup-norm radius", _num(K.radius)),
+        ("open or convex", "yes" if K.open_or_convex else "no"),
+        ("open or strictly convex", "yes" if K.open_or_strictly_convex else "no"),
+    ]
+    return _table(type(K).__name__, rows)
+
+
+def estimate_html(E: BiasEstimate) -> str:
+    """An HTML summary of a bias estimate: method, guarantee, domain, and the values."""
+    if not isinstance(E, BiasEstimate):
+        raise TypeError(f"E must be a BiasEstimate; got {type(E).__name__}.")
+    v = np.asarray(E.values)
+    fin = v[np.isfinite(v)]
+    rows = [
+        ("method", html.escape(str(E.method))),
+        ("guarantee", html.escape(str(E.guarantee))),
+        ("domain", html.escape(repr(E.domain))),
+        ("elements m", str(E.m)),
+        ("values", f"in [{_num(fin.min())}, {_num(fin.max())}]" if fin.size else "all free"),
+        ("irrelevant (any bias)", str(int(E.irrelevant.sum()))),
+    ]
+    if E.n_samples:
+        rows.append(("samples", f"{int(E.n_samples):,}"))
+    if E.correction_kind != "none":
+        rows.append(("correction", f"{_num(E.correction)} ({html.escape(E.correction_kind)})"))
+    cols, head = [v], ["α"]
+    if E.facets is not None:
+        cols.append(np.asarray(E.facets, dtype=float))
+        head.append("facet")
+    return _table("BiasEstimate", rows, _matrix_html(np.column_stack(cols), [f"φ{i + 1}" for i in range(E.m)], head))
+
+
+def report_html(R: Any) -> str:
+    """An HTML summary of a :class:`relu_frames_nb.cli.CheckReport` (verdict, reason, biases)."""
+    color = {"injective": "#009E73", "not-injective": "#D55E00"}.get(R.verdict, "#444444")
+    rows = [
+        ("verdict", f"<b style='color:{color}'>{html.escape(R.verdict.upper())}</b> (exit code {R.exit_code})"),
+        ("reason", html.escape(R.reason)),
+        ("layer", f"m = {R.layer.m} vectors in R^{R.layer.n}"),
+        ("domain", html.escape(repr(R.domain))),
+    ]
+    if R.polytope_note:
+        rows.append(("polytope", html.escape(R.polytope_note)))
+    if R.collision is not None and R.collision.found:
+        c = R.collision
+        rows.append(("collision", f"x = {html.escape(np.array2string(np.asarray(c.x), precision=4))}, "
+                                  f"y = {html.escape(np.array2string(np.asarray(c.y), precision=4))}"))  # fmt: skip
+    cols, head = [np.asarray(R.layer.alpha)], ["α"]
+    if R.polytope is not None:
+        cols.append(np.asarray(R.polytope.values))
+        head.append("polytope")
+    if R.sampling is not None:
+        cols.append(np.asarray(R.sampling.values))
+        head.append("sampling")
+    return _table("injectivity check", rows, _matrix_html(np.column_stack(cols), [f"φ{i + 1}" for i in range(R.layer.m)],
+                                                          head))  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------
+# Magics
+# ---------------------------------------------------------------------------------
+
+
+def parse_relu_check_args(line: str) -> dict[str, Any]:
+    """Parse ``LAYER [--domain SPEC] [--samples N] [--seed S]`` (raises ``ValueError`` with usage).
+
+    Examples
+    --------
+    >>> parse_relu_check_args("L --domain shell:0.5,1 --samples 1000")
+    {'name': 'L', 'domain': 'shell:0.5,1', 'samples': 1000, 'seed': 0}
+    """
+    usage = ("usage: %relu_check LAYER [--domain ball:1|sphere|shell:s,r|positive-ball:r|real-space] "
+             "[--samples N] [--seed S]")  # fmt: skip
+    try:
+        tokens = shlex.split(line)
+    except ValueError as exc:
+        raise ValueError(f"{exc}. {usage}") from None
+    out: dict[str, Any] = {"name": None, "domain": "ball:1", "samples": 100_000, "seed": 0}
+    k = 0
+    while k < len(tokens):
+        tok = tokens[k]
+        if tok.startswith("--"):
+            key, eq, val = tok[2:].partition("=")
+            if key not in ("domain", "samples", "seed"):
+                raise ValueError(f"unknown option --{key}. {usage}")
+            if not eq:
+                k += 1
+                if k >= len(tokens):
+                    raise ValueError(f"--{key} needs a value. {usage}")
+                val = tokens[k]
+            if key == "domain":
+                out["domain"] = val
+            else:
+                try:
+                    num = int(val)
+                except ValueError:
+                    raise ValueError(f"--{key} must be an integer; got {val!r}. {usage}") from None
+                if key == "samples" and num < 1:
+                    raise ValueError(f"--samples must be at least 1; got {num}. {usage}")
+                out[key] = num
+        elif out["name"] is None:
+            out["name"] = tok
+        else:
+            raise ValueError(f"unexpected argument {tok!r}. {usage}")
+        k += 1
+    if out["name"] is None:
+        raise ValueError(f"name the layer to check. {usage}")
+    return out
+
+
+def _as_layer(obj: Any, name: str) -> ReLULayer:
+    if isinstance(obj, ReLULayer):
+        return obj
+    if hasattr(obj, "weight") and hasattr(obj, "bias"):  # a torch.nn.Linear, without importing torch
+        b = obj.bias
+        return ReLULayer.from_weights(obj.weight, None if b is None else b)
+    raise ValueError(
+        f"{name} must be a ReLULayer (or a torch.nn.Linear); got {type(obj).__name__}. "
+        "Build one with rf.ReLULayer(frame, alpha)."
+    )
+
+
+def _make_magics(ip):
+    from IPython.core.error import UsageError
+    from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
+    from IPython.display import HTML, display
+
+    @magics_class
+    class ReluFramesMagics(Magics):
+        """``%%frame NAME`` and ``%relu_check LAYER``."""
+
+        @cell_magic
+        def frame(self, line: str, cell: str):
+            """Read a matrix (one frame vector per line) into a Frame bound to NAME."""
+            from .viz.parsing import parse_matrix
+
+            name = line.strip()
+            if not name.isidentifier():
+                raise UsageError(f"usage: %%frame NAME (a Python identifier); got {name!r}.")
+            try:
+                F = Frame(parse_matrix(cell))
+            except ValueError as exc:
+                raise UsageError(f"%%frame {name}: {exc}") from None
+            self.shell.user_ns[name] = F
+            display(HTML(frame_html(F)))
+
+        @line_magic
+        def relu_check(self, line: str):
+            """Check injectivity of a layer on a domain, as ``python -m relu_frames_nb check`` does."""
+            from .cli import check_layer, parse_domain
+
+            try:
+                args = parse_relu_check_args(line)
+                if args["name"] not in self.shell.user_ns:
+                    raise ValueError(f"no variable named {args['name']!r} in the namespace.")
+                layer = _as_layer(self.shell.user_ns[args["name"]], args["name"])
+                domain = parse_domain(args["domain"], layer.n)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            return check_layer(layer, domain, n_samples=args["samples"], seed=args["seed"])
+
+    return ReluFramesMagics(ip)
+
+
+def _report_type():
+    from .cli import CheckReport
+
+    return CheckReport
+
+
+_REPRS = (
+    (Frame, frame_html),
+    (ReLULayer, layer_html),
+    (Domain, domain_html),
+    (BiasEstimate, estimate_html),
+)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """Register the HTML reprs and the ``%%frame`` / ``%relu_check`` magics with an IPython shell."""
+    fmt = ipython.display_formatter.formatters["text/html"]
+    for cls, func in _REPRS:
+        fmt.for_type(cls, func)
+    fmt.for_type(_report_type(), report_html)
+    ipython.register_magics(_make_magics(ipython))
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """Remove the HTML reprs and the magics."""
+    fmt = ipython.display_formatter.formatters["text/html"]
+    for cls, _ in (*_REPRS, (_report_type(), None)):
+        try:
+            fmt.pop(cls)
+        except KeyError:
+            pass
+    magics = ipython.magics_manager.magics
+    magics["cell"].pop("frame", None)
+    magics["line"].pop("relu_check", None)

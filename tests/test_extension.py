@@ -1,0 +1,168 @@
+"""IPython extension: reprs, ``%%frame`` and ``%relu_check``, driven through an InteractiveShell."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import relu_frames_nb as rf
+from relu_frames_nb import extension
+
+IPython = pytest.importorskip("IPython")
+from IPython.core.error import UsageError  # noqa: E402
+from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
+
+
+def get_ipython():
+    return InteractiveShell.instance()
+
+
+@pytest.fixture
+def ip():
+    shell = get_ipython()
+    shell.run_line_magic("load_ext", "relu_frames_nb")
+    yield shell
+    shell.run_line_magic("unload_ext", "relu_frames_nb")
+    for name in ("T", "L", "P", "lin"):
+        shell.user_ns.pop(name, None)
+
+
+def _html(shell, obj) -> str:
+    return shell.display_formatter.formatters["text/html"].lookup(obj)(obj)
+
+
+def test_import_does_not_load_ipython_or_widgets():
+    code = "import sys, relu_frames_nb; print([m for m in ('IPython', 'ipywidgets', 'matplotlib', 'pythreejs') if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_load_ext_is_reachable_from_the_package():
+    assert callable(rf.load_ipython_extension) and callable(rf.unload_ipython_extension)
+
+
+def test_frame_magic_binds_a_frame(ip):
+    ip.run_cell_magic("frame", "T", "0 1\n-0.8660254037844386 -0.5\n0.8660254037844386, -0.5\n")
+    T = ip.user_ns["T"]
+    assert isinstance(T, rf.Frame) and T.m == 3 and T.n == 2
+    assert np.allclose(T.vectors, rf.zoo.mercedes_benz().vectors)
+
+
+@pytest.mark.parametrize(
+    "line,cell,match",
+    [
+        ("T", "1 0\n0 __import__('os')", "plain numbers"),
+        ("T", "1 0\n0 0", "non-zero"),
+        ("T", "1 1\n2 2\n-1 -1", "span"),
+        ("T", "  # only a comment\n", "no numbers"),
+        ("1bad", "1 0\n0 1", "identifier"),
+        ("", "1 0\n0 1", "identifier"),
+    ],
+)
+def test_frame_magic_refuses_bad_input(ip, line, cell, match):
+    with pytest.raises(UsageError, match=match):
+        ip.run_cell_magic("frame", line, cell)
+    assert "T" not in ip.user_ns
+
+
+def test_relu_check_magic_mirrors_the_cli(ip):
+    ip.user_ns["L"] = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.6)
+    report = ip.run_line_magic("relu_check", "L --domain ball:1 --samples 2000")
+    assert report.verdict == "injective" and report.exit_code == 0
+    ip.user_ns["L"] = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
+    report = ip.run_line_magic("relu_check", "L --domain=sphere --samples 2000 --seed 3")
+    assert report.verdict == "not-injective" and report.exit_code == 1
+    assert report.collision.found
+    html = _html(ip, report)
+    assert "NOT-INJECTIVE" in html and "collision" in html
+
+
+def test_relu_check_accepts_a_linear_module(ip):
+    class Linear:  # duck-typed torch.nn.Linear (PyTorch convention: b = -alpha)
+        weight = rf.zoo.mercedes_benz().vectors
+        bias = np.full(3, 0.6)
+
+    ip.user_ns["lin"] = Linear()
+    report = ip.run_line_magic("relu_check", "lin --samples 1000")
+    assert np.allclose(report.layer.alpha, -0.6) and report.verdict == "injective"
+
+
+@pytest.mark.parametrize(
+    "line,match",
+    [
+        ("", "name the layer"),
+        ("missing", "no variable"),
+        ("P", "ReLULayer"),
+        ("L --domain cube:1", "domain"),
+        ("L --samples many", "integer"),
+        ("L --samples 0", "at least 1"),
+        ("L --bogus 1", "unknown option"),
+        ("L M", "unexpected"),
+        ("L --domain", "needs a value"),
+        ("L 'unclosed", "quotation"),
+    ],
+)
+def test_relu_check_usage_errors(ip, line, match):
+    ip.user_ns["L"] = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.6)
+    ip.user_ns["P"] = 3
+    with pytest.raises(UsageError, match=match):
+        ip.run_line_magic("relu_check", line)
+
+
+def test_reprs_are_registered_and_removed():
+    shell = get_ipython()
+    shell.run_line_magic("load_ext", "relu_frames_nb")
+    objs = [
+        rf.zoo.platonic("icosahedron"),
+        rf.ReLULayer(rf.zoo.mercedes_benz(), [-0.5, 0.1, 0.2]),
+        rf.Ball(2),
+        rf.Shell(3, 0.5, 1.0),
+        rf.Samples(np.eye(2)),
+        rf.polytope_bias(rf.zoo.platonic("cube"), rf.Ball(3)),
+    ]
+    for obj in objs:
+        assert "<table" in _html(shell, obj)
+    shell.run_line_magic("unload_ext", "relu_frames_nb")
+    fmt = shell.display_formatter.formatters["text/html"]
+    for obj in objs:
+        with pytest.raises(KeyError):
+            fmt.lookup(obj)
+    assert "frame" not in shell.magics_manager.magics["cell"]
+    assert "relu_check" not in shell.magics_manager.magics["line"]
+
+
+def test_frame_html_content():
+    h = extension.frame_html(rf.zoo.platonic("icosahedron"))
+    for text in ("vectors m", "redundancy", "4, 4 (tight)", "normalized", "spark", "omnidirectional", "yes", "φ12"):
+        assert text in h
+    big = extension.frame_html(rf.zoo.random_sphere(60, 9, seed=0))
+    assert "not computed" in big and "more)" not in big  # n > 8: no vector table
+    many = extension.frame_html(rf.zoo.random_sphere(40, 3, seed=0))
+    assert "more)" in many and "φ40" in many
+    nonomni = extension.frame_html(rf.zoo.standard_basis(2))
+    assert "omnidirectional</th><td>no" in nonomni
+    with pytest.raises(TypeError):
+        extension.frame_html(np.eye(2))
+
+
+def test_layer_domain_and_estimate_html():
+    h = extension.layer_html(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5))
+    assert "−0.5" in h or "-0.5" in h
+    assert "(constant)" in h and "PyTorch" in h
+    assert "radii s, r" in extension.domain_html(rf.Shell(2, 0.5, 1.0))
+    assert "open or convex</th><td>no" in extension.domain_html(rf.Sphere(2))
+    est = rf.polytope_bias(rf.zoo.standard_basis(2).vectors.tolist() + [[-1.0, -1.0]], rf.PositiveBall(2))
+    h = extension.estimate_html(est)
+    assert "guaranteed" in h and "facet" in h
+    with pytest.raises(TypeError):
+        extension.layer_html(rf.zoo.mercedes_benz())
+
+
+def test_parse_relu_check_args():
+    assert extension.parse_relu_check_args("L") == {"name": "L", "domain": "ball:1", "samples": 100_000, "seed": 0}
+    assert extension.parse_relu_check_args("L --seed=4 --domain positive-ball:2")["seed"] == 4
+    with pytest.raises(ValueError):
+        extension.parse_relu_check_args("--domain ball:1")
