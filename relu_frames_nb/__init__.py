@@ -147,3 +147,17 @@ __all__ = [
     "DegenerateHullError",
     "NotInjectiveError",
 ]
+
+
+def load_ipython_extension(ipython):
+    """``%load_ext relu_frames_nb``: rich reprs and the ``%%frame`` / ``%relu_check`` magics (see ``extension``)."""
+    from .extension import load_ipython_extension as _load
+
+    _load(ipython)
+
+
+def unload_ipython_extension(ipython):
+    """``%unload_ext relu_frames_nb``."""
+    from .extension import unload_ipython_extension as _unload
+
+    _unload(ipython)
