@@ -35,7 +35,10 @@ def _html(shell, obj) -> str:
 
 
 def test_import_does_not_load_ipython_or_widgets():
-    code = "import sys, relu_frames_nb; print([m for m in ('IPython', 'ipywidgets', 'matplotlib', 'pythreejs') if m in sys.modules])"
+    code = (
+        "import sys, relu_frames_nb\n"
+        "print([m for m in ('IPython', 'ipywidgets', 'matplotlib', 'pythreejs') if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

@@ -216,6 +216,51 @@ def halfspace_segment(phi: Any, alpha: float, extent: Any) -> np.ndarray | None:
     return seg
 
 
+def _distinct_rows(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For a bool matrix: the index of one row per distinct row, and each row's distinct-row id.
+
+    Rows are packed into 64-bit words and sorted lexicographically (much faster than
+    ``np.unique(..., axis=0)``, which sorts a void view).
+    """
+    N, m = mask.shape
+    packed = np.packbits(mask, axis=1)
+    pad = (-packed.shape[1]) % 8
+    if pad:
+        packed = np.pad(packed, ((0, 0), (0, pad)))
+    words = np.ascontiguousarray(packed).view(np.uint64)
+    order = np.lexsort(words.T[::-1]) if words.shape[1] > 1 else np.argsort(words[:, 0], kind="stable")
+    sw = words[order]
+    new = np.ones(N, dtype=bool)
+    if N > 1:
+        new[1:] = np.any(sw[1:] != sw[:-1], axis=1)
+    group = np.cumsum(new) - 1
+    inverse = np.empty(N, dtype=np.intp)
+    inverse[order] = group
+    return order[new], inverse
+
+
+def _segments(phi: np.ndarray, alpha: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """All boundary lines clipped to the box at once, shape ``(m, 2, 2)`` (NaN where a line misses it)."""
+    x0, x1, y0, y1 = box
+    nn = np.einsum("ij,ij->i", phi, phi)
+    base = alpha[:, None] * phi / nn[:, None]
+    d = np.column_stack([-phi[:, 1], phi[:, 0]]) / np.sqrt(nn)[:, None]
+    lo = np.full(len(phi), -np.inf)
+    hi = np.full(len(phi), np.inf)
+    miss = np.zeros(len(phi), dtype=bool)
+    for k, (a, b) in enumerate(((x0, x1), (y0, y1))):
+        flat = np.abs(d[:, k]) < 1e-15
+        miss |= flat & ((base[:, k] < a) | (base[:, k] > b))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ta, tb = (a - base[:, k]) / d[:, k], (b - base[:, k]) / d[:, k]
+        lo = np.where(flat, lo, np.maximum(lo, np.minimum(ta, tb)))
+        hi = np.where(flat, hi, np.minimum(hi, np.maximum(ta, tb)))
+    miss |= lo > hi
+    seg = np.stack([base + lo[:, None] * d, base + hi[:, None] * d], axis=1)
+    seg[miss] = np.nan
+    return seg
+
+
 def halfspace_polygon(phi: Any, alpha: float, extent: Any) -> np.ndarray:
     r"""The half-space :math:`\Omega = \{x : \langle x, \phi\rangle \ge \alpha\}` clipped to a box.
 
@@ -976,14 +1021,12 @@ class PlaneView:
         res = self.resolution
         active = self.G >= a
         self.counts = active.sum(axis=1)
-        self.rectifying = is_rectifying(self.layer, self.X)
+        # the rectifying property depends only on the active pattern: ask the core once per distinct pattern
+        first, inverse = _distinct_rows(active)
+        self.rectifying = np.asarray(is_rectifying(self.layer, self.X[first]), dtype=bool)[inverse]
         self._rgba["count"] = _count_rgba(self.counts, self.inside, self._lut, res, 0.35)
         self._rgba["maximal"] = _maximal_rgba(self.rectifying, self.inside, res)
-        segs = []
-        for i in range(self.layer.m):
-            seg = halfspace_segment(self.layer.frame.vectors[i], a[i], self.extent)
-            segs.append(seg if seg is not None else np.full((2, 2), np.nan))
-        self._lines.set_segments(segs)
+        self._lines.set_segments(list(_segments(self.layer.frame.vectors, a, self.extent)))
         self._update_shade()
         self._apply_visibility()
 

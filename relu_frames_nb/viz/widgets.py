@@ -530,6 +530,9 @@ class FrameExplorer2D(_ErrorArea, W.VBox):
         self.view = PlaneView(self._ax, self.layer, self.domain, overlays=self.overlays, resolution=self.resolution,
                               element=int(self.element.value), extent=extent,
                               shade_element=self.bias_mode.value == "per element")  # fmt: skip
+        # no tick labels: text layout is the costliest part of a render; the title gives the scale
+        self._ax.set_xticks([])
+        self._ax.set_yticks([])
         self._pbe_key = None
         self._refresh()
 
@@ -570,7 +573,7 @@ class FrameExplorer2D(_ErrorArea, W.VBox):
         self.view.set_minima(est if "minima" in self.overlays else None)
         a = self.alpha
         title = f"α = {a[0]:.2f} (constant)" if np.all(a == a[0]) else f"α ∈ [{a.min():.2f}, {a.max():.2f}]"
-        self._ax.set_title(f"{self.frame.m} vectors, {title}", fontsize=10)
+        self._ax.set_title(f"{self.frame.m} vectors, {title}; {_domain_name(self.domain)}", fontsize=10)
         self._render()
 
     def _render(self) -> None:
