@@ -35,7 +35,9 @@ CELLS = [
 def _executed_notebook(tmp_path: Path):
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in CELLS])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    nbclient.NotebookClient(
+        nb, timeout=600, startup_timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     return nb
 
 
@@ -77,6 +79,8 @@ def test_nbval_glue_ignores_noise_but_catches_changes(tmp_path):
         "pytest",
         "--nbval",
         "--nbval-current-env",
+        "--nbval-kernel-startup-timeout=300",
+        "--nbval-cell-timeout=600",
         "--nbval-sanitize-with",
         str(tmp_path / "nbval_sanitize.cfg"),
         "-p",
@@ -86,7 +90,7 @@ def test_nbval_glue_ignores_noise_but_catches_changes(tmp_path):
         "-rA",
         str(tmp_path),
     ]
-    run = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=1200)
     log = run.stdout + run.stderr
     passed_noisy = [ln for ln in log.splitlines() if ln.startswith("PASSED noisy.ipynb")]
     failed = [ln for ln in log.splitlines() if ln.startswith("FAILED")]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import time
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -78,9 +79,10 @@ def run_notebook(page: Page, server, name: str, frontend: str, marker: str, *, a
             open_notebook(page, server, name, frontend)
             run_all(page, marker)
             return attempt
-        except PlaywrightTimeout:
+        except PlaywrightTimeout as exc:
             if attempt == 2:
                 raise
+            warnings.warn(f"{frontend}: {name} did not finish ({exc.__class__.__name__}); retrying once", stacklevel=2)
             if artifacts is not None:
                 page.screenshot(path=str(artifacts / f"{frontend}-{Path(name).stem}-retry.png"), full_page=True)
     raise AssertionError("unreachable")
