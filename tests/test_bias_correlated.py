@@ -291,15 +291,26 @@ def test_theorem_with_guaranteed_covering_radius_holds_on_fresh_points():
     assert rectifying_everywhere(F, fresh, est.values)
 
 
-def test_filter_matches_one_shot_computation_bitwise():
-    F = rf.zoo.random_sphere(60, 6, seed=4)
-    X = rf.Ball(6).sample(40_000, seed=8)
-    est = sampling_bias(F, X, chunk_size=1000, tie_tol=0.0)
+@pytest.mark.parametrize(
+    "m, n, K, chunk",
+    [
+        (60, 6, rf.Ball(6), 1000),
+        (300, 4, rf.Ball(4), 777),  # m >= 256: wider counters
+        (40, 3, rf.PositiveBall(3), 500),  # elements that stay irrelevant (+inf) for a while
+        (12, 2, rf.Shell(2, 0.5, 3.0), 1),
+    ],
+)
+def test_filter_matches_one_shot_computation_bitwise(m, n, K, chunk):
+    F = rf.zoo.random_sphere(m, n, seed=4)
+    X = K.sample(40_000 if chunk > 1 else 3000, seed=8)
+    est = sampling_bias(F, X, chunk_size=chunk, tie_tol=0.0)
     G = X @ F.vectors.T
-    t = np.partition(G, 60 - 6, axis=1)[:, 60 - 6]
+    t = np.partition(G, m - n, axis=1)[:, m - n]
     ref = np.where(G >= t[:, None], G, np.inf).min(axis=0)
     assert np.array_equal(est.values, ref)
-    assert est.info["rows_kept"] < 40_000  # the skipping filter did skip rows
+    assert est.info["rows_kept"] < X.shape[0]  # the skipping filter did skip rows
+    if isinstance(K, rf.PositiveBall):
+        assert np.isinf(ref).any() and np.isfinite(ref).any()
 
 
 def test_exact_jstar_path_equals_full_spark_path_on_a_full_spark_frame():
