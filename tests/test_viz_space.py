@@ -279,3 +279,23 @@ def test_static_render(tmp_path):
     assert fig.axes[0].get_title() == "star"
     with pytest.raises(ValueError):
         space.static_render(F, ax=fig.axes[0].figure.add_subplot(2, 2, 1))
+
+
+def test_scene_of_a_frame_that_is_not_omnidirectional():
+    F = rf.zoo.random_sphere(12, 3, seed=7)  # 0 lies outside the inscribing polytope
+    S = space.PolytopeScene(F, vertex=0)
+    assert not S.omnidirectional and S.estimate is None
+    assert np.all(S.alpha == 0)
+    assert not S.arrays("star")["has_point"]
+    assert S.arrays("facets")["position"].shape[0] > 0
+    with pytest.raises(rf.NotOmnidirectionalError, match="omnidirectional"):
+        S.arrays("caps")
+    mesh, bases, _ = space.correlated_sphere(F, subdivisions=1, refinements=0)
+    assert mesh.n_triangles == 80
+
+
+@pytest.mark.parametrize("make", [space.figure_poly, space.figure4])
+def test_paper_3d_figures(make, tmp_path):
+    fig = make()
+    assert len(fig.axes) == 3
+    fig.savefig(tmp_path / "f.png", dpi=30)

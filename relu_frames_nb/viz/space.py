@@ -58,6 +58,8 @@ __all__ = [
     "PolytopeScene",
     "PolytopeViewer",
     "static_render",
+    "figure_poly",
+    "figure4",
 ]
 
 #: layers of a scene, in drawing order
@@ -626,7 +628,11 @@ class PolytopeScene:
     Parameters
     ----------
     frame : Frame or array_like, shape (m, 3)
-        An omnidirectional frame for :math:`\mathbb{R}^3` (any norms; drawn normalized).
+        A frame for :math:`\mathbb{R}^3` with ``m >= 4`` vectors in general position (any
+        norms; drawn normalized). When it is not omnidirectional, the polytope bias and the
+        spherical caps are not available: ``estimate`` is ``None``, the bias plane defaults
+        to 0, the star has no point and the ``caps`` layer raises
+        :class:`~relu_frames_nb.errors.NotOmnidirectionalError`.
     domain : Domain, optional
         Domain of the polytope bias shown by the ``star`` layer (default: the unit ball).
     bias : float or array_like, shape (m,), optional
@@ -680,9 +686,14 @@ class PolytopeScene:
         return self.frame.m
 
     @property
+    def omnidirectional(self) -> bool:
+        """Whether 0 is interior to the polytope (else there are no caps and no polytope bias)."""
+        return bool(self.P.is_omnidirectional)
+
+    @property
     def estimate(self):
-        """The polytope bias estimate on the current domain (computed on first use)."""
-        if self._estimate is None:
+        """The polytope bias estimate on the current domain (computed on first use; ``None`` if not omnidirectional)."""
+        if self._estimate is None and self.omnidirectional:
             from ..bias.polytope import polytope_bias
 
             self._estimate = polytope_bias(self.P, self.domain)
@@ -706,7 +717,8 @@ class PolytopeScene:
     def alpha(self) -> np.ndarray:
         """The bias vector used by the ``bias_plane`` layer."""
         if self._alpha is None:
-            v = np.array(self.estimate.values)
+            est = self.estimate
+            v = np.zeros(self.m) if est is None else np.array(est.values)
             v[~np.isfinite(v)] = 0.0
             self._alpha = v
         return self._alpha
@@ -741,6 +753,14 @@ class PolytopeScene:
     def _layer_caps(self):
         c = self._lazy.get("caps")
         if c is None:
+            if not self.omnidirectional:
+                from ..errors import NotOmnidirectionalError
+
+                raise NotOmnidirectionalError(
+                    "the spherical caps need an omnidirectional frame (0 interior to its polytope, so that the facet "
+                    f"cones cover R^3); got a facet with offset {self.P.offsets.min():.3g} <= 0. Add a vector, e.g. "
+                    "with relu_frames_nb.bias.polytope.complete_omnidirectional."
+                )
             c = self._lazy["caps"] = spherical_caps(self.P)
         pos = c.positions() * np.float32(1.004)
         return {"kind": "mesh", "position": pos, "normal": pos / np.float32(1.004), "color": _rgb_rows(self.facet_colors,
@@ -929,7 +949,7 @@ class PolytopeViewer:
                 for pos, text in zip(data["position"], data["text"]):
                     tex = p3.TextTexture(string=text, color=palette.INK, size=48, squareTexture=True)
                     sprites.append(p3.Sprite(material=p3.SpriteMaterial(map=tex, transparent=True, depthTest=False),
-                                             position=[float(c) for c in pos], scale=[0.16, 0.16, 1.0]))  # fmt: skip
+                                             position=[float(c) for c in pos], scale=[0.12, 0.12, 1.0]))  # fmt: skip
             self.geometry[name] = {"position": data["position"]}
             return p3.Group(children=sprites)
         geo = self._geometry(name, data)
@@ -1145,6 +1165,8 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
             if name in ("caps", "correlated"):  # opaque surfaces: drop the far side (matplotlib sorts crudely)
                 keep &= T.mean(axis=1) @ view > -0.08
                 fc[:, 3] = 1.0
+            if name == "facets":  # outward normals: draw the near side only (the far edges show through)
+                keep &= np.cross(T[:, 1] - T[:, 0], T[:, 2] - T[:, 0]) @ view > 0
             fc = fc[keep]
             if keep.any():
                 solid = name in ("caps", "correlated")
@@ -1160,7 +1182,8 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
                     ax.add_collection3d(Line3DCollection(cone, colors=palette.MUTED, linewidths=0.8, linestyles="--"))
                 if data["has_point"]:
                     p = data["point"][0]
-                    ax.scatter([p[0]], [p[1]], [p[2]], color=palette.BAD, s=90, marker="*", depthshade=False, zorder=10)
+                    ax.scatter([p[0]], [p[1]], [p[2]], color=palette.BAD, s=160, marker="*", edgecolors="white",
+                               linewidths=0.8, depthshade=False, zorder=10)  # fmt: skip
         elif data["kind"] == "lines":
             seg = np.asarray(data["position"], dtype=float).reshape(-1, 2, 3)
             if opaque_sphere:
@@ -1186,4 +1209,74 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
     ax.set_axis_off()
     if title:
         ax.set_title(title, fontsize=10)
+    return fig
+
+
+# ---------------------------------------------------------------------------------
+# The paper's 3-D figures (static)
+# ---------------------------------------------------------------------------------
+
+
+def _row_of_3d(n: int, size: float):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(size * n, size))
+    fig.subplots_adjust(left=0, right=1, bottom=0, top=0.92, wspace=0.0)
+    return fig, [fig.add_subplot(1, n, k + 1, projection="3d") for k in range(n)]
+
+
+def figure_poly(frame: Any = None, *, seed: int = 1, elev: float = 20.0, azim: float = 35.0, size: float = 4.0) -> Any:
+    r"""Figure "poly" of the paper: facets :math:`F_j`, spherical caps :math:`F_j^{\mathbb{S}}`, and
+    the decomposition of :math:`\mathbb{S}` by most correlated bases, for a frame in :math:`\mathbb{R}^3`.
+
+    Parameters
+    ----------
+    frame : Frame or array_like, shape (m, 3), optional
+        Default: 12 random unit vectors (``random_sphere(12, 3, seed=seed)``), as in the paper.
+    seed : int, default 1
+        Seed of the default frame (an omnidirectional one).
+    elev, azim : float
+        View angles in degrees.
+    size : float, default 4.0
+        Height of the figure in inches (each panel is square).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from ..zoo import random_sphere
+
+    F = random_sphere(12, 3, seed=seed) if frame is None else _frame3(frame)
+    scene = PolytopeScene(F)
+    fig, axes = _row_of_3d(3, float(size))
+    panels = [(["sphere", "facets", "edges", "vertices"], "facets $F_j$ of $P_\\Phi$"),
+              (["caps", "edges", "vertices"], "spherical caps $F_j^{\\mathbb{S}}$"),
+              (["correlated", "vertices"], "most correlated bases $J^*(x)$")]  # fmt: skip
+    for ax, (layers, title) in zip(axes, panels):
+        static_render(scene, layers=layers, ax=ax, elev=elev, azim=azim, title=title)
+    return fig
+
+
+def figure4(*, elev: float = 20.0, azim: float = 35.0, size: float = 4.0, seed: int = 3) -> Any:
+    r"""Figure 4 of the paper: the icosahedron's facets, an irregular frame's facets, and the polytope
+    bias of one vertex of the icosahedron on :math:`\mathbb{B}` (adjacent facets, their cones, the point
+    where the bias is attained).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from ..domains import Ball
+    from ..zoo import platonic, random_sphere
+
+    fig, axes = _row_of_3d(3, float(size))
+    ico = platonic("icosahedron")
+    static_render(PolytopeScene(ico), layers=["sphere", "facets", "edges", "vertices"], ax=axes[0], elev=elev, azim=azim,
+                  title="icosahedron")  # fmt: skip
+    static_render(PolytopeScene(random_sphere(14, 3, seed=seed)), layers=["sphere", "facets", "edges", "vertices"],
+                  ax=axes[1], elev=elev, azim=azim, title="an irregular frame")  # fmt: skip
+    star = PolytopeScene(ico, domain=Ball(3), vertex=1)
+    value = float(star.estimate.values[1])
+    static_render(star, layers=["sphere", "edges", "vertices", "star"], ax=axes[2], elev=elev, azim=azim,
+                  title=f"PBE on $\\mathbb{{B}}$ for $\\phi_2$: {value:.3g} (star: where attained)")  # fmt: skip
     return fig

@@ -387,7 +387,7 @@ class FrameExplorer2D(_ErrorArea, W.VBox):
             raise InputError(f"frame must be one of {names}, a Frame or a matrix; got {frame!r}.")
         # ---- frame controls
         self.source = W.ToggleButtons(options=["preset", "random", "matrix"], value="preset" if start_name or frame is None
-                                      else "matrix", description="frame", style={"button_width": "70px"})  # fmt: skip
+                                      else "matrix", description="frame", style={"button_width": "84px"})  # fmt: skip
         self.preset = W.Dropdown(options=names, value=start_name or "mercedes-benz", description="preset")
         self.m_random = W.IntSlider(value=5, min=3, max=50, description="m", continuous_update=False)
         self.seed = W.IntText(value=0, description="seed", layout=W.Layout(width="160px"))
@@ -399,7 +399,7 @@ class FrameExplorer2D(_ErrorArea, W.VBox):
         self.message.add_class("rfnb-message")
         # ---- bias controls
         self.bias_mode = W.ToggleButtons(options=["offset", "per element"], value="offset", description="bias",
-                                         style={"button_width": "90px"})  # fmt: skip
+                                         style={"button_width": "110px"})  # fmt: skip
         self.offset = W.FloatSlider(value=float(offset), min=-1.5, max=1.0, step=0.05, description="α (all)",
                                     continuous_update=False, readout_format=".2f")  # fmt: skip
         self.element = W.Dropdown(options=[("φ1", 0)], value=0, description="element", layout=W.Layout(width="180px"))
@@ -707,7 +707,7 @@ class PolytopeExplorer3D(_ErrorArea, W.VBox):
     ----------
     frame : str, Frame or array_like, shape (m, 3), default "icosahedron"
         A preset name (:func:`presets` with ``n = 3``), ``"random"``, a frame or a matrix.
-    domain : {"sphere", "ball", "shell", "positive ball"}, default "ball"
+    domain : {"sphere", "ball", "shell", "positive ball"}, default "sphere"
         Domain of the bias estimates.
     layers : iterable of str, optional
         Initially visible viewer layers.
@@ -727,7 +727,7 @@ class PolytopeExplorer3D(_ErrorArea, W.VBox):
     status_text : str
     """
 
-    def __init__(self, frame: Any = "icosahedron", *, domain: str = "ball", layers: Any = None, m: int = 20, seed: int = 0,
+    def __init__(self, frame: Any = "icosahedron", *, domain: str = "sphere", layers: Any = None, m: int = 20, seed: int = 0,
                  width: int = 460, height: int = 460) -> None:  # fmt: skip
         from .space import LAYERS, PolytopeViewer
 
@@ -845,7 +845,10 @@ class PolytopeExplorer3D(_ErrorArea, W.VBox):
     def _choose_estimate(self) -> None:
         est = self.estimates.get(self.method.value)
         self.estimate = est if est is not None else self.estimates["polytope"]
-        if self.method.value == "sampling" and "sampling" not in self.estimates:
+        if self.estimate is None:
+            self._set_status("this frame is not omnidirectional (0 is not interior to its polytope): no polytope bias; "
+                             "choose “sampling” and press “compute sampling”")  # fmt: skip
+        elif self.method.value == "sampling" and "sampling" not in self.estimates:
             self._set_status("press “compute sampling” to estimate by sampling (the table shows the polytope bias)")
         else:
             e = self.estimate
