@@ -36,7 +36,7 @@ import numpy as np
 
 from .bias.estimate import BiasEstimate
 from .domains import Ball, Domain, PositiveBall, RealSpace, Samples, Shell, Sphere
-from .errors import ReluFramesError
+from .errors import InputError, ReluFramesError
 from .frames import Frame
 from .layer import ReLULayer
 
@@ -127,7 +127,7 @@ def frame_html(F: Frame) -> str:
     True
     """
     if not isinstance(F, Frame):
-        raise TypeError(f"F must be a Frame; got {type(F).__name__}.")
+        raise InputError(f"F must be a Frame; got {type(F).__name__}.")
     A, B = F.bounds
     rows = [
         ("vectors m", str(F.m)),
@@ -146,7 +146,7 @@ def frame_html(F: Frame) -> str:
 def layer_html(L: ReLULayer) -> str:
     """An HTML summary of a ReLU layer: the frame and the bias (paper and PyTorch conventions)."""
     if not isinstance(L, ReLULayer):
-        raise TypeError(f"L must be a ReLULayer; got {type(L).__name__}.")
+        raise InputError(f"L must be a ReLULayer; got {type(L).__name__}.")
     a = np.asarray(L.alpha)
     bias = f"{_num(a[0])} (constant)" if np.all(a == a[0]) else f"in [{_num(a.min())}, {_num(a.max())}]"
     F = L.frame
@@ -171,7 +171,7 @@ def layer_html(L: ReLULayer) -> str:
 def domain_html(K: Domain) -> str:
     """An HTML summary of a domain: kind, dimension, radii, convexity."""
     if not isinstance(K, Domain):
-        raise TypeError(f"K must be a Domain; got {type(K).__name__}.")
+        raise InputError(f"K must be a Domain; got {type(K).__name__}.")
     kind = {Ball: "closed ball", Sphere: "sphere", Shell: "shell (donut) s ≤ |x| ≤ r", PositiveBall: "non-negative ball",
             RealSpace: "all of Rⁿ", Samples: "finite data set"}.get(type(K), type(K).__name__)  # fmt: skip
     rows = [("kind", kind), ("dimension n", str(K.n))]
@@ -192,7 +192,7 @@ def domain_html(K: Domain) -> str:
 def estimate_html(E: BiasEstimate) -> str:
     """An HTML summary of a bias estimate: method, guarantee, domain, and the values."""
     if not isinstance(E, BiasEstimate):
-        raise TypeError(f"E must be a BiasEstimate; got {type(E).__name__}.")
+        raise InputError(f"E must be a BiasEstimate; got {type(E).__name__}.")
     v = np.asarray(E.values)
     fin = v[np.isfinite(v)]
     rows = [

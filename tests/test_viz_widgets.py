@@ -85,6 +85,13 @@ def test_decide_triangle_on_the_ball_flips_at_minus_one_half():
         assert v.text.startswith("not injective")
 
 
+def test_decide_validates_inputs():
+    with pytest.raises(ValueError):
+        widgets.decide(rf.zoo.mercedes_benz(), rf.Ball(2))
+    with pytest.raises(ValueError):
+        widgets.decide(rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), rf.Ball(3))
+
+
 def test_decide_on_real_space_uses_the_tukey_depth():
     v = widgets.decide(rf.ReLULayer(rf.zoo.plus_minus_basis(2), 0.0), rf.RealSpace(2), points=np.zeros((0, 2)))
     assert v.status == "injective" and v.method == "Tukey depth"

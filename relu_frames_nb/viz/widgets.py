@@ -248,8 +248,12 @@ def decide(layer: ReLULayer, domain: Domain, *, points: Any = None, polytope: An
     -------
     Verdict
     """
+    from ..layer import as_layer
     from ..rectifying import find_collision, is_rectifying
 
+    layer = as_layer(layer)
+    if not isinstance(domain, Domain) or domain.n != layer.n:
+        raise InputError(f"domain must be a Domain in R^{layer.n}; got {domain!r}.")
     K = domain
     alpha = layer.alpha
     where = _domain_name(K)
@@ -360,10 +364,11 @@ class FrameExplorer2D(_ErrorArea, W.VBox):
 
     Examples
     --------
-    >>> ex = FrameExplorer2D(offset=-0.6)                     # doctest: +SKIP
-    >>> ex.verdict.status                                       # doctest: +SKIP
+    >>> ex = FrameExplorer2D(offset=-0.6, resolution=41, dpi=30)
+    >>> ex.verdict.status
     'injective'
-    >>> ex.offset.value = -0.45; ex.verdict.status              # doctest: +SKIP
+    >>> ex.offset.value = -0.45
+    >>> ex.verdict.status
     'not injective'
     """
 
