@@ -46,6 +46,7 @@ __all__ = [
     "FrameExplorer2D",
     "PolytopeExplorer3D",
     "ReconstructionPlayground",
+    "bias_table_html",
     "presets",
 ]
 
