@@ -447,6 +447,11 @@ def main_check(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``relu-frames`` / ``python -m relu_frames_nb``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["reproduce"]:  # its own parser (argparse.REMAINDER drops leading options)
+        from . import reproduce
+
+        return reproduce.main(argv[1:])
     parser = _Parser(prog="python -m relu_frames_nb", description="Injectivity of ReLU layers.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     build_check_parser(sub.add_parser("check", help="check a trained layer", description=__doc__.split("\n\n")[0]))

@@ -1,0 +1,392 @@
+r"""Private fused kernels of the paper-scale experiments (owned by ``experiments.py``).
+
+The hot loop of Figure "isinj" is the sampling-based bias estimation of App. C1 over
+``N = 5 * 10^5`` samples for thousands of frames. Its straightforward form computes
+``G = X @ Phi.T``, the ``n``-th largest coefficient per row (``np.partition``) and a
+masked minimum: about 1 µs per sample for ``m = 150``. Here the same estimate is obtained
+exactly with a filter that proves, for most samples, that they cannot change any entry
+still under test:
+
+* ``G`` is computed in float32 (half the cost of the matrix product and of the memory
+  traffic); with the forward error bound of a dot product
+  :math:`|\tilde g_i - g_i| \le \gamma_{n+2} \|x\| \|\phi_i\|` every float32 decision is
+  made with a safety margin ``delta`` per row;
+* a sample ``x`` can lower an entry only if some ``i`` with ``g_i < alpha_i`` lies among
+  the ``n`` largest coefficients. With ``g* = max{g_i : g_i < alpha_i}`` this is the case
+  iff fewer than ``n`` coefficients exceed ``g*``: two passes over the row, no sort;
+* only the samples that pass the filter (few, once the estimate has settled) are
+  recomputed in float64 in a fixed summation order (the *canonical* coefficients,
+  bit-identical in the numba and numpy paths) and processed exactly.
+
+Entries whose estimate has dropped below every bias under test are *decided* (the
+estimate only decreases, so their verdict can no longer change): they leave the filter,
+and a configuration whose entries are all decided stops drawing samples.
+
+Both paths (numba if importable, numpy otherwise) give identical results; the tests
+check it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+__all__ = [
+    "HAVE_NUMBA",
+    "resolve_kernel",
+    "canonical_coefficients",
+    "float32_margin",
+    "f32_up",
+    "update_block",
+]
+
+try:  # optional accelerator
+    if os.environ.get("RELU_FRAMES_NO_NUMBA", "") not in ("", "0"):
+        raise ImportError("disabled by RELU_FRAMES_NO_NUMBA")
+    import numba as _numba
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover - depends on the environment
+    _numba = None
+    HAVE_NUMBA = False
+
+_U32 = 2.0**-24
+_U64 = 2.0**-53
+
+
+def resolve_kernel(kernel: str) -> str:
+    """``"auto"`` -> ``"numba"`` when numba is importable, else ``"numpy"``."""
+    if kernel == "auto":
+        return "numba" if HAVE_NUMBA else "numpy"
+    if kernel == "numba" and not HAVE_NUMBA:
+        from .errors import InputError
+
+        raise InputError("kernel must be 'auto' or 'numpy' when numba is not installed; got 'numba'. pip install numba.")
+    return kernel
+
+
+def float32_margin(n: int) -> float:
+    r"""Factor ``c`` with ``|g32_i - g64_i| <= c ||x|| ||phi_i||`` for coefficients in dimension ``n``.
+
+    Two input roundings to float32, ``n`` products and ``n - 1`` additions give the
+    classical bound :math:`\gamma_{n+2} = (n+2)u / (1 - (n+2)u)` with :math:`u = 2^{-24}`
+    (Cauchy-Schwarz turns :math:`\sum_k |x_k \phi_{ik}|` into :math:`\|x\|\|\phi_i\|`); the
+    canonical float64 values add :math:`\gamma_n` in double precision. A factor 2 covers any
+    summation order or FMA use of the BLAS.
+    """
+    k = n + 2
+    return 2.0 * (k * _U32 / (1.0 - k * _U32) + k * _U64)
+
+
+def canonical_coefficients(X: np.ndarray, Phi: np.ndarray) -> np.ndarray:
+    """``X @ Phi.T`` in float64, summed left to right over the coordinates (no FMA).
+
+    The same order is used by the numba kernel, so both paths see bit-identical values.
+    """
+    out = X[:, 0:1] * Phi[:, 0]
+    for k in range(1, X.shape[1]):
+        out = out + X[:, k : k + 1] * Phi[:, k]
+    return out
+
+
+# ---------------------------------------------------------------------------------
+# float32 thresholds rounded upwards (so that float32 comparisons stay conservative)
+# ---------------------------------------------------------------------------------
+
+
+def f32_up(x: np.ndarray) -> np.ndarray:
+    """The smallest float32 values ``>= x`` (elementwise; infinities are kept)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = x.astype(np.float32)
+    low = y.astype(np.float64) < x
+    if np.any(low):
+        y[low] = np.nextafter(y[low], np.float32(np.inf))
+    return y
+
+
+def _thresholds(alpha_f, seg, dcoef, dmax):
+    """Per entry ``f32_up(alpha_f + d_c)`` with ``d_c = dcoef[c] * max ||x||`` of the chunk."""
+    d = np.repeat(dcoef * dmax, np.diff(seg))
+    with np.errstate(invalid="ignore"):
+        return f32_up(alpha_f + d)
+
+
+# ---------------------------------------------------------------------------------
+# numpy path
+# ---------------------------------------------------------------------------------
+
+
+def _update_block_numpy(G32, X, Phi, seg, n, alpha_f, est, dec_thr, dcoef, xmax, undecided, active, prune):
+    n_exact = 0
+    thr = _thresholds(alpha_f, seg, dcoef, xmax)
+    for c in range(seg.shape[0] - 1):
+        if not active[c]:
+            continue
+        a, b = int(seg[c]), int(seg[c + 1])
+        m = b - a
+        g = G32[:, a:b]
+        gp = np.where(g < thr[None, a:b], g, np.float32(-np.inf)).max(axis=1)
+        has = gp > -np.inf
+        hi = f32_up(gp.astype(np.float64) + 2.0 * dcoef[c] * xmax)
+        cnt = np.count_nonzero(g > hi[:, None], axis=1)
+        rows = np.flatnonzero(has & (cnt < n))
+        if rows.size == 0:
+            continue
+        n_exact += rows.size
+        gc = canonical_coefficients(X[rows], Phi[a:b])
+        t = np.partition(gc, m - n, axis=1)[:, m - n]
+        masked = np.where(gc >= t[:, None], gc, np.inf).min(axis=0)
+        e = est[a:b]
+        af = alpha_f[a:b]
+        lower = masked < e
+        e[lower] = masked[lower]
+        und = af > -np.inf
+        if prune:
+            newly = lower & und & (e < dec_thr[a:b])
+            keep = lower & und & ~newly
+            af[keep] = e[keep]
+            af[newly] = -np.inf
+            undecided[c] -= int(np.count_nonzero(newly))
+        else:
+            af[lower] = e[lower]
+    return n_exact
+
+
+# ---------------------------------------------------------------------------------
+# numba path
+# ---------------------------------------------------------------------------------
+
+if HAVE_NUMBA:
+    # The float32 filter runs on order-preserving int32 keys of the float32 values
+    # (``key = bits ^ ((bits >> 31) & 0x7FFFFFFF)``): LLVM vectorizes the integer masked
+    # maximum and count (about 0.15 ns per coefficient), not their float versions.
+    # The key order refines the float order (it only splits -0.0 < +0.0); thresholds are
+    # normalized to +0.0, which keeps both passes conservative.
+
+    _MASK = np.int32(0x7FFFFFFF)
+    _IMIN = np.int32(-(2**31))
+    _S31 = np.int32(31)
+
+    @_numba.njit(cache=True, nogil=True)
+    def _row_max_below(g, thr):  # pragma: no cover - compiled
+        gp = _IMIN
+        for i in range(g.shape[0]):
+            v = g[i]
+            k = np.int32(v ^ ((v >> _S31) & _MASK))
+            x = k if k < thr[i] else _IMIN
+            gp = gp if gp > x else x
+        return gp
+
+    @_numba.njit(cache=True, nogil=True)
+    def _row_count_above(g, hi):  # pragma: no cover - compiled
+        cnt = 0
+        for i in range(g.shape[0]):
+            v = g[i]
+            k = np.int32(v ^ ((v >> _S31) & _MASK))
+            cnt += k > hi
+        return cnt
+
+    @_numba.njit(cache=True, nogil=True)
+    def _f32_up_key(x, buf):  # pragma: no cover - compiled
+        """Key of the smallest float32 >= x (with -0.0 normalized to +0.0)."""
+        y = np.float32(x)
+        if np.float64(y) < x:
+            y = np.nextafter(y, np.float32(np.inf))
+        buf[0] = y + np.float32(0.0)
+        v = buf.view(np.int32)[0]
+        return v ^ ((v >> 31) & _MASK)
+
+    @_numba.njit(cache=True, nogil=True)
+    def _key_value(k, ibuf):  # pragma: no cover - compiled
+        ibuf[0] = k ^ ((k >> 31) & _MASK)
+        return np.float64(ibuf.view(np.float32)[0])
+
+    @_numba.njit(cache=True, nogil=True)
+    def _update_block_numba(
+        G32, X, Phi, seg, n, alpha_f, est, dec_thr, dcoef, thr, xmax, undecided, active, prune
+    ):  # pragma: no cover - compiled
+        Gi = G32.view(np.int32)
+        C = G32.shape[0]
+        K = seg.shape[0] - 1
+        dim = X.shape[1]
+        mmax = 0
+        for c in range(K):
+            if seg[c + 1] - seg[c] > mmax:
+                mmax = seg[c + 1] - seg[c]
+        gc = np.empty(mmax)
+        tmp = np.empty(mmax)
+        fbuf = np.empty(1, dtype=np.float32)
+        ibuf = np.empty(1, dtype=np.int32)
+        n_exact = 0
+        ninf = -np.inf
+        for r in range(C):
+            g = Gi[r]
+            for c in range(K):
+                if not active[c]:
+                    continue
+                a = seg[c]
+                b = seg[c + 1]
+                m = b - a
+                gs = g[a:b]
+                gp = _row_max_below(gs, thr[a:b])
+                if gp == _IMIN:
+                    continue
+                d = dcoef[c] * xmax
+                hi = _f32_up_key(_key_value(gp, ibuf) + 2.0 * d, fbuf)
+                if _row_count_above(gs, hi) >= n:
+                    continue
+                n_exact += 1
+                for i in range(m):
+                    acc = X[r, 0] * Phi[a + i, 0]
+                    for k in range(1, dim):
+                        acc = acc + X[r, k] * Phi[a + i, k]
+                    gc[i] = acc
+                    tmp[i] = acc
+                t = np.partition(tmp[:m], m - n)[m - n]
+                for i in range(m):
+                    v = gc[i]
+                    if v >= t and v < est[a + i]:
+                        est[a + i] = v
+                        if alpha_f[a + i] > ninf:
+                            if prune and v < dec_thr[a + i]:
+                                alpha_f[a + i] = ninf
+                                thr[a + i] = _IMIN
+                                undecided[c] -= 1
+                            else:
+                                alpha_f[a + i] = v
+                                thr[a + i] = _f32_up_key(v + d, fbuf)
+        return n_exact
+
+
+def _keys(y: np.ndarray) -> np.ndarray:
+    """Order-preserving int32 keys of float32 values (-0.0 normalized to +0.0)."""
+    b = (np.asarray(y, dtype=np.float32) + np.float32(0.0)).view(np.int32)
+    return b ^ ((b >> 31) & np.int32(0x7FFFFFFF))
+
+
+def update_block(G32, X, Phi, seg, n, alpha_f, est, dec_thr, dcoef, xmax, undecided, active, *, prune, kernel):
+    """Process one chunk of samples for a stack of frames sharing the samples.
+
+    Parameters
+    ----------
+    G32 : ndarray, shape (C, S), float32
+        ``float32(X) @ float32(Phi).T`` for the stacked frames (``S = sum m``).
+    X : ndarray, shape (C, n), float64
+        The samples of the chunk.
+    Phi : ndarray, shape (S, n), float64
+        The stacked frame vectors; frame ``c`` is ``Phi[seg[c]:seg[c+1]]``.
+    seg : ndarray of int64, shape (K + 1,)
+        Segment offsets.
+    n : int
+        Dimension (size of a most correlated basis).
+    alpha_f, est, dec_thr : ndarray, shape (S,)
+        Filter values (``est`` for undecided entries, ``-inf`` for decided ones), the
+        running estimate, and the decision thresholds. Updated in place.
+    dcoef : ndarray, shape (K,)
+        Per frame, ``float32_margin(n) * max_i ||phi_i||``.
+    xmax : float
+        Largest sample norm of the chunk (the margin is ``dcoef * xmax``).
+    undecided : ndarray of int64, shape (K,)
+        Number of undecided entries per frame (updated in place when ``prune``).
+    active : ndarray of bool, shape (K,)
+        Frames still being processed.
+    prune : bool
+        Whether entries below their decision threshold leave the filter.
+    kernel : {"numba", "numpy"}
+
+    Returns
+    -------
+    int
+        Number of (sample, frame) pairs that were processed exactly in float64.
+    """
+    if kernel == "numba":
+        thr = _keys(_thresholds(alpha_f, seg, dcoef, xmax))
+        return int(
+            _update_block_numba(G32, X, Phi, seg, n, alpha_f, est, dec_thr, dcoef, thr, float(xmax), undecided, active, prune)
+        )
+    return _update_block_numpy(G32, X, Phi, seg, n, alpha_f, est, dec_thr, dcoef, float(xmax), undecided, active, prune)
+
+
+# ---------------------------------------------------------------------------------
+# Figure "propinj": first snapshot at which each test point is rectifying
+# ---------------------------------------------------------------------------------
+
+
+def _first_rectifying_numpy(A: np.ndarray, GY: np.ndarray, n: int) -> np.ndarray:
+    H, m = A.shape
+    first = np.empty(GY.shape, dtype=np.int64)
+    for i in range(m):  # snapshots with A[g, i] > GY[:, i] come first (A is non-increasing in g)
+        first[:, i] = H - np.searchsorted(A[::-1, i], GY[:, i], side="right")
+    return np.partition(first, n - 1, axis=1)[:, n - 1]
+
+
+if HAVE_NUMBA:
+
+    @_numba.njit(cache=True, nogil=True)
+    def _first_rectifying_numba(W, R, S, GY, n):  # pragma: no cover - compiled
+        M, m = GY.shape
+        P = W.shape[1]
+        H = S.max()
+        out = np.empty(M, dtype=np.int64)
+        hist = np.zeros(H + 1, dtype=np.int64)
+        for y in range(M):
+            hist[:] = 0
+            for i in range(m):
+                col = W[i]
+                g = GY[y, i]
+                pos = 0
+                step = P >> 1
+                while step > 0:  # power-of-two search: pos = #{distinct values <= g}
+                    pos += step * (col[pos + step - 1] <= g)
+                    step >>= 1
+                hist[S[i, R[i] - pos]] += 1
+            acc = 0
+            k = 0
+            while True:  # n-th smallest first-activation index
+                acc += hist[k]
+                if acc >= n:
+                    break
+                k += 1
+            out[y] = k
+        return out
+
+
+def _compress_columns(A: np.ndarray):
+    """Distinct values of each non-increasing column of ``A`` (ascending, +inf padded) and where they start."""
+    H, m = A.shape
+    change = np.ones((H, m), dtype=bool)
+    change[1:] = A[1:] != A[:-1]
+    R = change.sum(axis=0)
+    P = 1 << int(R.max()).bit_length()  # > max R: every column ends with a +inf pad
+    W = np.full((m, P), np.inf)
+    S = np.full((m, P + 1), H, dtype=np.int64)
+    for i in range(m):
+        idx = np.flatnonzero(change[:, i])
+        W[i, : idx.size] = A[idx[::-1], i]
+        S[i, : idx.size] = idx
+    return W, R.astype(np.int64), S
+
+
+def first_rectifying(A: np.ndarray, GY: np.ndarray, n: int, *, kernel: str) -> np.ndarray:
+    """Index of the first snapshot at which each test point has at least ``n`` active elements.
+
+    Parameters
+    ----------
+    A : ndarray, shape (H, m)
+        Snapshots of the estimate, non-increasing down the rows.
+    GY : ndarray, shape (M, m)
+        Frame coefficients of the test points.
+    n : int
+        Number of active elements needed (full-spark frame).
+    kernel : {"numba", "numpy"}
+
+    Returns
+    -------
+    ndarray of int64, shape (M,)
+        ``H`` where the point never becomes rectifying.
+    """
+    if kernel == "numba":
+        W, R, S = _compress_columns(A)
+        return _first_rectifying_numba(W, R, S, np.ascontiguousarray(GY), n)
+    return _first_rectifying_numpy(A, GY, n)

@@ -1,0 +1,114 @@
+"""Tests of the ``reproduce`` sub-command: figures and data written, resume, clear errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import relu_frames_nb.experiments as ex
+from relu_frames_nb import reproduce as rp
+from relu_frames_nb.errors import InputError
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def tiny_sizes(monkeypatch):
+    """Shrink the fast sizes so that the command runs in about a second."""
+    monkeypatch.setitem(ex._ISINJ_SIZES, "fast", {"n_values": (2, 3), "m_max": 9, "n_samples": 3000, "exact_max_subsets": 1000})
+    monkeypatch.setitem(ex._PROPINJ_SIZES, "fast", {"n_trials": 4, "n_iterations": 200, "n_test": 100, "trials_per_task": 2})
+    monkeypatch.setitem(ex._CONV_SIZES, "fast", {"n_trials": 2, "n_iterations": 2000, "n_snapshots": 50, "trials_per_task": 1})
+
+
+def test_reproduce_writes_figures_and_data(tmp_path, tiny_sizes, capsys):
+    out = tmp_path / "out"
+    rc = rp.main(["--out", str(out), "--workers", "1", "--quiet"])
+    assert rc == 0
+    text = capsys.readouterr().out
+    for name in rp.FIGURES:
+        png = out / f"{name}.png"
+        assert png.read_bytes()[:8] == PNG and png.stat().st_size > 10_000
+        res = ex.load_result(out / f"{name}.npz")
+        assert res._kind == name
+        assert f"{name}: " in text
+    assert "sampling over-estimates on" in text and "non-increasing: True" in text
+    assert len(list((out / "cache").glob("*/*.npz"))) > 3
+
+
+def test_reproduce_resumes_from_cache(tmp_path, tiny_sizes, capsys):
+    args = ["conv", "isinj", "--out", str(tmp_path), "--workers", "1", "--quiet"]
+    assert rp.main(args) == 0
+    first = ex.load_result(tmp_path / "isinj.npz")
+    capsys.readouterr()
+    assert rp.main(args) == 0
+    text = capsys.readouterr().out
+    assert "tasks computed 0" in text
+    again = ex.load_result(tmp_path / "isinj.npz")
+    np.testing.assert_array_equal(first.proportion, again.proportion)
+    assert rp.main([*args, "--no-cache", "--seed", "1"]) == 0
+    assert "tasks computed 0" not in capsys.readouterr().out
+
+
+def test_reproduce_library_function(tmp_path, tiny_sizes):
+    rep = rp.reproduce(["propinj"], out=tmp_path, max_workers=1, cache=False)
+    assert set(rep) == {"propinj"} and rep["propinj"]["png"].exists()
+    assert not (tmp_path / "cache").exists()
+    with pytest.raises(InputError, match="figures must be among"):
+        rp.reproduce(["fig9"], out=tmp_path)
+    with pytest.raises(InputError, match="size must be"):
+        rp.reproduce(["conv"], size="medium", out=tmp_path)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["fig9"], "figures must be among"),
+        (["--workers", "0"], "--workers must be a positive integer"),
+        (["--workers", "two"], "invalid int value"),
+        (["--seed", "-3"], "--seed must be a non-negative integer"),
+        (["--bogus"], "unrecognized arguments"),
+    ],
+)
+def test_reproduce_bad_arguments(argv, message, capsys, tmp_path):
+    rc = rp.main([*argv, "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_reproduce_help(capsys):
+    assert rp.main(["--help"]) == 0
+    assert "--full" in capsys.readouterr().out
+
+
+def test_plot_functions_check_their_input():
+    with pytest.raises(InputError, match="PropinjResult"):
+        rp.plot_propinj(object())
+    with pytest.raises(InputError, match="IsinjResult"):
+        rp.plot_isinj(None)
+    with pytest.raises(InputError, match="ConvResult"):
+        rp.plot_conv([1, 2])
+
+
+def test_module_entry_point(tmp_path):
+    """``python -m relu_frames_nb reproduce`` with options first, and a bad figure name."""
+    out = tmp_path / "o"
+    ok = subprocess.run(
+        [sys.executable, "-m", "relu_frames_nb", "reproduce", "--out", str(out), "--workers", "1", "--quiet", "conv"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert (out / "conv.png").exists() and (out / "conv.npz").exists()
+    bad = subprocess.run(
+        [sys.executable, "-m", "relu_frames_nb", "reproduce", "nope", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert bad.returncode == 2
+    assert "figures must be among" in bad.stderr and "Traceback" not in bad.stderr
