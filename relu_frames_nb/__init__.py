@@ -86,6 +86,7 @@ from .stability import (
     local_stability,
     measured_lipschitz,
 )
+from .verdict import Verdict, decide
 
 __version__ = "0.1.0"
 
@@ -138,6 +139,8 @@ __all__ = [
     "GlobalBounds",
     "image_radius",
     "measured_lipschitz",
+    "Verdict",
+    "decide",
     "ReluFramesError",
     "InputError",
     "NotAFrameError",

@@ -302,15 +302,6 @@ class CheckReport:
         return "\n".join(lines)
 
 
-def _strictly_below(alpha: np.ndarray, bound: np.ndarray) -> bool:
-    return bool(np.all(alpha < bound))
-
-
-def _below(alpha: np.ndarray, bound: np.ndarray, tol: float) -> bool:
-    """``alpha <= bound`` up to ``tol`` relative to the size of the bound (rounding of the inputs)."""
-    return bool(np.all(alpha <= bound + tol * np.maximum(1.0, np.abs(np.where(np.isfinite(bound), bound, 0.0)))))
-
-
 def check_layer(
     layer: ReLULayer,
     domain: Domain,
@@ -318,86 +309,57 @@ def check_layer(
     n_samples: int = 200_000,
     seed: int = 0,
     max_facets: int = 200_000,
-    tol: float = 1e-12,
+    tol: float = 1e-9,
 ) -> CheckReport:
     """Decide, as far as the theory allows, whether ``layer`` is injective on ``domain``.
 
-    * A verified collision pair (:func:`~relu_frames_nb.rectifying.find_collision`) proves
-      non-injectivity.
-    * Injectivity is guaranteed when the bias lies below the polytope bias estimate (a
-      proof of the alpha-rectifying property, Thm "PBE") and the domain is convex (Thm
-      "Injectivity I" with alpha itself), or strictly below it on any domain (Thm
-      "Injectivity I" with beta < alpha). On a finite data set the check is exact. On
-      R^n with zero bias the exact Tukey-depth test decides for small n.
-    * Otherwise the sampling estimate is reported and the verdict is "undetermined".
-
-    ``tol`` absorbs floating-point rounding when comparing the bias with the polytope
-    bias: the weights themselves are rounded (the triangle frame's sqrt(3)/2, say), so a
-    bias equal to the exact value may exceed the computed one by an ulp.
+    The verdict comes from :func:`relu_frames_nb.verdict.decide` (polytope bias as a proof
+    of injectivity, a verified collision pair as a proof of non-injectivity, exact answers
+    on finite data sets and, for zero bias on R^n, the Tukey-depth test). The report adds
+    the per-element polytope and sampling bias estimates.
     """
     from ._validation import as_nonnegative
-    from .rectifying import find_collision
+    from .verdict import decide
 
     layer = as_layer(layer)
-    tol = as_nonnegative(tol, "tol")
     if not isinstance(domain, Domain):
         raise InputError(f"domain must be a Domain; got {type(domain).__name__}.")
     n_samples = as_count(n_samples, "n_samples")
-    alpha = layer.alpha
-    details: dict = {}
-
-    collision = find_collision(layer, domain, n_samples=min(n_samples, 50_000), seed=seed)
-    polytope, note = None, ""
+    tol = as_nonnegative(tol, "tol")
+    polytope, note, failure = None, "", None
     if domain.bounded and not isinstance(domain, Samples):
         try:
             from .bias.polytope import polytope_bias
 
             polytope = polytope_bias(layer.frame, domain, max_facets=max_facets)
         except ReluFramesError as exc:
-            note = f"not available: {exc}"
+            note, failure = f"not available: {exc}", exc
+    verdict = decide(
+        layer,
+        domain,
+        polytope=polytope if polytope is not None else failure,
+        n_samples=min(n_samples, 50_000),
+        seed=seed,
+        max_facets=max_facets,
+        tol=tol,
+    )
     sampling = None
     if not isinstance(domain, RealSpace):
         from .bias.correlated import sampling_bias
 
-        sampling = sampling_bias(layer.frame, domain, n_samples=n_samples, seed=seed)
-
-    if collision.found:
-        return CheckReport(
-            "not-injective",
-            f"two distinct points of the domain have the same output (found by {collision.method}, verified)",
-            layer, domain, polytope, note, sampling, collision, details,
-        )  # fmt: skip
-    if isinstance(domain, Samples):
-        return CheckReport(
-            "injective", "exact check on the finite data set: no two points share an output",
-            layer, domain, polytope, note, sampling, collision, details,
-        )  # fmt: skip
-    if polytope is not None:
-        below = _below(alpha, polytope.values, tol)
-        if below and domain.open_or_convex:
-            reason = "alpha <= polytope bias (a guarantee) on a convex domain (Thm 'Injectivity I')"
-            return CheckReport("injective", reason, layer, domain, polytope, note, sampling, collision, details)
-        if _strictly_below(alpha, polytope.values):
-            reason = "alpha < polytope bias entrywise (a guarantee; Thm 'Injectivity I' with beta < alpha)"
-            return CheckReport("injective", reason, layer, domain, polytope, note, sampling, collision, details)
-    if isinstance(domain, RealSpace) and np.all(alpha == 0):
-        try:
-            from .bias.correlated import zero_bias_injective
-
-            exact = zero_bias_injective(layer.frame)
-            details["tukey_depth"] = int(exact.depth)
-            if exact.injective:
-                reason = f"exact zero-bias test: Tukey depth of the origin {exact.depth} >= n"
-                return CheckReport("injective", reason, layer, domain, None, note, None, collision, details)
-        except ReluFramesError as exc:
-            details["exact_test"] = f"not available: {exc}"
-    reason = "no collision found and no guarantee available"
-    if sampling is not None:
-        ok = bool(np.all(alpha <= sampling.values))
+        sampling = sampling_bias(layer.frame, domain, n_samples=n_samples, seed=seed, progress=False)
+    reason = verdict.text
+    if verdict.status == "undetermined" and sampling is not None:
+        ok = bool(np.all(layer.alpha <= sampling.values))
         reason += f"; the sampling estimate ({sampling.guarantee}) {'admits' if ok else 'does not admit'} this bias"
-    if polytope is not None:
-        reason += "; alpha exceeds the polytope bias for some element (which is only sufficient)"
-    return CheckReport("undetermined", reason, layer, domain, polytope, note, sampling, collision, details)
+    details = {
+        "method": verdict.method,
+        "margin": None if not np.isfinite(verdict.margin) else float(verdict.margin),
+        "points_failing": verdict.n_failing,
+        "points_checked": verdict.n_checked,
+    }
+    status = verdict.status.replace(" ", "-")
+    return CheckReport(status, reason, layer, domain, polytope, note, sampling, verdict.collision, details)
 
 
 # ---------------------------------------------------------------------------------

@@ -165,4 +165,7 @@ def test_check_layer_undetermined_and_exact_sets():
 def test_check_zero_bias_real_space_exact():
     L = rf.ReLULayer(rf.zoo.plus_minus_basis(3), 0.0)
     rep = check_layer(L, rf.RealSpace(3), n_samples=2000)
-    assert rep.verdict == "injective" and rep.details["tukey_depth"] >= 3
+    assert rep.verdict == "injective" and rep.details["method"] == "Tukey depth"
+    # alpha <= 0 keeps the property (Prop. "inclusive"); the triangle frame (m < 2n) is never injective on R^n
+    assert check_layer(L.with_bias(-0.3), rf.RealSpace(3), n_samples=2000).verdict == "injective"
+    assert check_layer(rf.ReLULayer(rf.zoo.mercedes_benz(), -1.0), rf.RealSpace(2), n_samples=2000).verdict == "not-injective"

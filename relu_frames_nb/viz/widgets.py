@@ -26,7 +26,6 @@ import functools
 import html
 import io
 import traceback
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import ipywidgets as W
@@ -37,6 +36,7 @@ from ..domains import Ball, Domain, PositiveBall, RealSpace, Shell, Sphere
 from ..errors import InputError, ReluFramesError
 from ..frames import Frame, as_frame
 from ..layer import ReLULayer
+from ..verdict import Verdict, _domain_name, _fmt, _vec, decide
 from . import palette
 from .parsing import parse_matrix
 
@@ -137,16 +137,6 @@ def _element_options(m: int) -> list[tuple[str, int]]:
     return [(f"φ{i + 1}", i) for i in range(m)]
 
 
-def _fmt(v: float, digits: int = 4) -> str:
-    if not np.isfinite(v):
-        return "any" if v > 0 else "−∞"
-    return f"{v:.{digits}g}".replace("-", "−")
-
-
-def _vec(v: Any, digits: int = 3) -> str:
-    return "(" + ", ".join(_fmt(float(c), digits) for c in np.asarray(v).ravel()) + ")"
-
-
 _DOMAINS = ("ball", "sphere", "shell", "positive ball", "R^n")
 
 
@@ -166,150 +156,9 @@ def _make_domain(kind: str, n: int, r: float, s: float) -> Domain:
     raise InputError(f"domain must be one of {_DOMAINS}; got {kind!r}.")
 
 
-def _domain_name(K: Domain) -> str:
-    if isinstance(K, Ball):
-        return f"the ball B(r={K.r:g})"
-    if isinstance(K, Sphere):
-        return f"the sphere S(r={K.r:g})"
-    if isinstance(K, Shell):
-        return f"the shell {K.s:g} ≤ |x| ≤ {K.r:g}"
-    if isinstance(K, PositiveBall):
-        return f"the positive ball B+(r={K.r:g})"
-    if isinstance(K, RealSpace):
-        return f"R^{K.n}"
-    return repr(K)
-
-
 # ---------------------------------------------------------------------------------
 # The verdict of the 2-D explorer
 # ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Whether a layer is injective on a domain, how it was decided, and with what margin.
-
-    Attributes
-    ----------
-    status : str
-        ``"injective"``, ``"not injective"`` or ``"undetermined"``.
-    method : str
-        How it was decided (``"polytope bias"``, ``"collision"``, ``"Tukey depth"``, ...).
-    margin : float
-        ``min_i (bound_i - alpha_i)`` for the polytope bias (positive: room to spare;
-        negative: by how much the bias exceeds the guarantee); NaN when there is no bound.
-    text : str
-        One line for people, starting with the status.
-    collision : Collision or None
-        The verified colliding pair, when there is one.
-    n_failing : int
-        Points checked where the layer is not rectifying.
-    n_checked : int
-        Points checked (grid of the domain plus its boundary).
-    """
-
-    status: str
-    method: str
-    margin: float
-    text: str
-    collision: Any = None
-    n_failing: int = 0
-    n_checked: int = 0
-
-
-def decide(layer: ReLULayer, domain: Domain, *, points: Any = None, polytope: Any = None,
-           max_candidates: int = 400) -> Verdict:  # fmt: skip
-    r"""Decide injectivity of a layer on a domain from the core's certificates.
-
-    1. ``alpha <= polytope bias`` (Thm "PBE") proves the rectifying property on ``K``;
-       with ``K`` convex (or ``alpha`` strictly below) this proves injectivity (Thm
-       "Injectivity I").
-    2. Otherwise the points where the layer is not rectifying (among ``points``, e.g. a
-       grid of ``K`` and the exact boundary points of :func:`plane.boundary_points`) seed
-       :func:`~relu_frames_nb.rectifying.find_collision`; a verified pair proves
-       non-injectivity.
-    3. On :math:`\mathbb{R}^n` with ``alpha <= 0``, the exact zero-bias test (Tukey depth)
-       can prove injectivity.
-
-    Parameters
-    ----------
-    layer : ReLULayer
-        The layer.
-    domain : Domain
-        The domain.
-    points : array_like, shape (N, n), optional
-        Points of ``K`` to check (default: 4000 samples of ``K``).
-    polytope : BiasEstimate or Exception, optional
-        A polytope bias estimate for ``(frame, domain)`` already computed (or the error
-        it raised); computed here when omitted.
-    max_candidates : int, default 400
-        Failing points handed to the collision search.
-
-    Returns
-    -------
-    Verdict
-    """
-    from ..layer import as_layer
-    from ..rectifying import find_collision, is_rectifying
-
-    layer = as_layer(layer)
-    if not isinstance(domain, Domain) or domain.n != layer.n:
-        raise InputError(f"domain must be a Domain in R^{layer.n}; got {domain!r}.")
-    K = domain
-    alpha = layer.alpha
-    where = _domain_name(K)
-    if polytope is None and K.bounded:
-        try:
-            from ..bias.polytope import polytope_bias
-
-            polytope = polytope_bias(layer.frame, K)
-        except ReluFramesError as exc:
-            polytope = exc
-    pbe = polytope if polytope is not None and not isinstance(polytope, Exception) else None
-    margin = float(np.min(pbe.values - alpha)) if pbe is not None else float("nan")
-    tol = 1e-9 * max(1.0, float(np.max(np.abs(alpha))))
-    if pbe is not None and margin >= -tol and (K.open_or_convex or bool(np.all(alpha < pbe.values))):
-        strict = bool(np.all(alpha < pbe.values))
-        reason = "α < polytope bias" if strict else "α ≤ polytope bias on a convex domain"
-        return Verdict("injective", "polytope bias", margin,
-                       f"injective on {where} — proof: {reason} (Thm PBE + Injectivity I); margin {_fmt(margin)}")  # fmt: skip
-    X = K.sample(4000, seed=0) if points is None else np.asarray(points, dtype=float)
-    ok = is_rectifying(layer, X) if len(X) else np.zeros(0, dtype=bool)
-    bad = X[~ok]
-    n_bad, n_all = int(bad.shape[0]), int(X.shape[0])
-    if n_bad:
-        rng = np.random.default_rng(0)
-        pick = bad if n_bad <= max_candidates else bad[rng.choice(n_bad, max_candidates, replace=False)]
-        coll = find_collision(layer, K, points=pick)
-        if coll.found:
-            extra = f"; exceeds the polytope bias by {_fmt(-margin)}" if pbe is not None else ""
-            return Verdict("not injective", "collision", margin,
-                           f"not injective on {where} — verified collision C(x) = C(y) with x = {_vec(coll.x)}, "
-                           f"y = {_vec(coll.y)} ({coll.method}); not rectifying at {n_bad} of {n_all} points checked{extra}",
-                           coll, n_bad, n_all)  # fmt: skip
-    if isinstance(K, RealSpace) and np.all(alpha <= 0):
-        try:
-            from ..bias.correlated import zero_bias_injective
-
-            depth = zero_bias_injective(layer.frame)
-            if depth.injective:
-                return Verdict("injective", "Tukey depth", float("nan"),
-                               f"injective on R^{K.n} — proof: 0-rectifying (Tukey depth of 0 is {depth.depth} ≥ n) "
-                               "and α ≤ 0", None, n_bad, n_all)  # fmt: skip
-        except ReluFramesError:
-            pass
-    if n_bad:
-        return Verdict("undetermined", "rectifying test", margin,
-                       f"undetermined on {where} — not α-rectifying at {n_bad} of {n_all} points (not injective if K is "
-                       "open or strictly convex, Thm Injectivity II), but no colliding pair was verified",
-                       None, n_bad, n_all)  # fmt: skip
-    if pbe is not None:
-        why = f"α exceeds the polytope bias (only sufficient) by {_fmt(-margin)}"
-    else:
-        why = f"no polytope bias ({polytope})" if isinstance(polytope, Exception) else "no polytope bias on this domain"
-    return Verdict("undetermined", "rectifying test", margin,
-                   f"undetermined on {where} — rectifying at all {n_all} points checked, no collision; {why}",
-                   None, 0, n_all)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------

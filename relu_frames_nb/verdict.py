@@ -1,0 +1,214 @@
+r"""One verdict on injectivity, shared by the CLI, the IPython extension and the explorers.
+
+The decision uses only certificates:
+
+1. on a finite data set (:class:`~relu_frames_nb.domains.Samples`) the answer is exact:
+   two points share an output or none do;
+2. ``alpha <= polytope bias`` (Thm "PBE") proves the alpha-rectifying property on ``K``;
+   with ``K`` convex, or ``alpha`` strictly below the bound, Thm "Injectivity I" turns it
+   into injectivity;
+3. a verified colliding pair (:func:`~relu_frames_nb.rectifying.find_collision`) proves
+   non-injectivity;
+4. on :math:`\mathbb{R}^n` with ``alpha <= 0`` the exact zero-bias test (Tukey depth of the
+   origin >= n) proves injectivity: 0-rectifying on the open set R^n, and smaller biases
+   keep the property (Prop. "inclusive");
+5. anything else is "undetermined", with the evidence gathered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._validation import as_count, as_nonnegative
+from .domains import Ball, Domain, PositiveBall, RealSpace, Samples, Shell, Sphere
+from .errors import InputError, ReluFramesError
+from .layer import ReLULayer, as_layer
+
+__all__ = ["Verdict", "decide"]
+
+
+def _fmt(v: float, digits: int = 4) -> str:
+    if not np.isfinite(v):
+        return "any" if v > 0 else "−∞"
+    return f"{v:.{digits}g}".replace("-", "−")
+
+
+def _vec(v: Any, digits: int = 3) -> str:
+    return "(" + ", ".join(_fmt(float(c), digits) for c in np.asarray(v).ravel()) + ")"
+
+
+def _domain_name(K: Domain) -> str:
+    if isinstance(K, Ball):
+        return f"the ball B(r={K.r:g})"
+    if isinstance(K, Sphere):
+        return f"the sphere S(r={K.r:g})"
+    if isinstance(K, Shell):
+        return f"the shell {K.s:g} ≤ |x| ≤ {K.r:g}"
+    if isinstance(K, PositiveBall):
+        return f"the positive ball B+(r={K.r:g})"
+    if isinstance(K, RealSpace):
+        return f"R^{K.n}"
+    if isinstance(K, Samples):
+        return f"the data set of {K.points.shape[0]} points"
+    return repr(K)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a layer is injective on a domain, how it was decided, and with what margin.
+
+    Attributes
+    ----------
+    status : str
+        ``"injective"``, ``"not injective"`` or ``"undetermined"``.
+    method : str
+        How it was decided (``"polytope bias"``, ``"collision"``, ``"Tukey depth"``, ...).
+    margin : float
+        ``min_i (bound_i - alpha_i)`` for the polytope bias (positive: room to spare;
+        negative: by how much the bias exceeds the guarantee); NaN when there is no bound.
+    text : str
+        One line for people, starting with the status.
+    collision : Collision or None
+        The verified colliding pair, when there is one.
+    n_failing : int
+        Points checked where the layer is not rectifying.
+    n_checked : int
+        Points checked (grid of the domain plus its boundary).
+    """
+
+    status: str
+    method: str
+    margin: float
+    text: str
+    collision: Any = None
+    n_failing: int = 0
+    n_checked: int = 0
+
+
+def decide(
+    layer: ReLULayer,
+    domain: Domain,
+    *,
+    points: Any = None,
+    polytope: Any = None,
+    n_samples: int = 4000,
+    seed: Any = 0,
+    max_candidates: int = 400,
+    max_facets: int = 200_000,
+    tol: float = 1e-9,
+) -> Verdict:
+    r"""Decide whether ``layer`` is injective on ``domain`` from certificates only.
+
+    See the module docstring for the order of the tests.
+
+    Parameters
+    ----------
+    layer : ReLULayer
+        The layer.
+    domain : Domain
+        The domain.
+    points : array_like, shape (N, n), optional
+        Points of ``K`` to check (default: ``n_samples`` samples of ``K``; a finite data set
+        is always checked whole).
+    polytope : BiasEstimate or Exception, optional
+        A polytope bias estimate for ``(frame, domain)`` already computed (or the error it
+        raised); computed here when omitted.
+    n_samples : int, default 4000
+        Samples of ``K`` drawn when ``points`` is not given.
+    seed : int, optional
+        Seed of those samples.
+    max_candidates : int, default 400
+        Failing points handed to the collision search.
+    max_facets : int, default 200000
+        Facet limit of the polytope bias (see :func:`~relu_frames_nb.polytope_bias`).
+    tol : float, default 1e-9
+        Relative tolerance when comparing ``alpha`` with the polytope bias: the weights
+        themselves are rounded (the triangle frame's sqrt(3)/2, say), so a bias equal to
+        the exact value may exceed the computed one by an ulp.
+
+    Returns
+    -------
+    Verdict
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> rf.decide(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5), rf.Ball(2)).status
+    'injective'
+    >>> rf.decide(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45), rf.Ball(2)).status
+    'not injective'
+    """
+    from .rectifying import find_collision, is_rectifying
+
+    layer = as_layer(layer)
+    if not isinstance(domain, Domain) or domain.n != layer.n:
+        raise InputError(f"domain must be a Domain in R^{layer.n}; got {domain!r}.")
+    n_samples = as_count(n_samples, "n_samples")
+    tol = as_nonnegative(tol, "tol")
+    K = domain
+    alpha = layer.alpha
+    where = _domain_name(K)
+    if isinstance(K, Samples):
+        coll = find_collision(layer, K)
+        n = K.points.shape[0]
+        if coll.found:
+            return Verdict("not injective", "exact (finite set)", float("nan"),
+                           f"not injective on {where} — two of its points share the output {_vec(coll.output)}",
+                           coll, 0, n)  # fmt: skip
+        return Verdict("injective", "exact (finite set)", float("nan"),
+                       f"injective on {where} — exact: no two points share an output", None, 0, n)  # fmt: skip
+    if polytope is None and K.bounded:
+        try:
+            from .bias.polytope import polytope_bias
+
+            polytope = polytope_bias(layer.frame, K, max_facets=max_facets)
+        except ReluFramesError as exc:
+            polytope = exc
+    pbe = polytope if polytope is not None and not isinstance(polytope, Exception) else None
+    margin = float(np.min(pbe.values - alpha)) if pbe is not None else float("nan")
+    slack = tol * max(1.0, float(np.max(np.abs(alpha))))
+    if pbe is not None and margin >= -slack and (K.open_or_convex or bool(np.all(alpha < pbe.values))):
+        strict = bool(np.all(alpha < pbe.values))
+        reason = "α < polytope bias" if strict else "α ≤ polytope bias on a convex domain"
+        return Verdict("injective", "polytope bias", margin,
+                       f"injective on {where} — proof: {reason} (Thm PBE + Injectivity I); margin {_fmt(margin)}")  # fmt: skip
+    X = K.sample(n_samples, seed=seed) if points is None else np.asarray(points, dtype=float)
+    ok = is_rectifying(layer, X) if len(X) else np.zeros(0, dtype=bool)
+    bad = X[~ok]
+    n_bad, n_all = int(bad.shape[0]), int(X.shape[0])
+    if n_bad:
+        rng = np.random.default_rng(0)
+        pick = bad if n_bad <= max_candidates else bad[rng.choice(n_bad, max_candidates, replace=False)]
+        coll = find_collision(layer, K, points=pick)
+        if coll.found:
+            extra = f"; exceeds the polytope bias by {_fmt(-margin)}" if pbe is not None else ""
+            return Verdict("not injective", "collision", margin,
+                           f"not injective on {where} — verified collision C(x) = C(y) with x = {_vec(coll.x)}, "
+                           f"y = {_vec(coll.y)} ({coll.method}); not rectifying at {n_bad} of {n_all} points checked{extra}",
+                           coll, n_bad, n_all)  # fmt: skip
+    if isinstance(K, RealSpace) and np.all(alpha <= 0):
+        try:
+            from .bias.correlated import zero_bias_injective
+
+            depth = zero_bias_injective(layer.frame)
+            if depth.injective:
+                return Verdict("injective", "Tukey depth", float("nan"),
+                               f"injective on R^{K.n} — proof: 0-rectifying (Tukey depth of 0 is {depth.depth} ≥ n) "
+                               "and α ≤ 0", None, n_bad, n_all)  # fmt: skip
+        except ReluFramesError:
+            pass
+    if n_bad:
+        return Verdict("undetermined", "rectifying test", margin,
+                       f"undetermined on {where} — not α-rectifying at {n_bad} of {n_all} points (not injective if K is "
+                       "open or strictly convex, Thm Injectivity II), but no colliding pair was verified",
+                       None, n_bad, n_all)  # fmt: skip
+    if pbe is not None:
+        why = f"α exceeds the polytope bias (only sufficient) by {_fmt(-margin)}"
+    else:
+        why = f"no polytope bias ({polytope})" if isinstance(polytope, Exception) else "no polytope bias on this domain"
+    return Verdict("undetermined", "rectifying test", margin,
+                   f"undetermined on {where} — rectifying at all {n_all} points checked, no collision; {why}",
+                   None, 0, n_all)  # fmt: skip

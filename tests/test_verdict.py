@@ -1,0 +1,58 @@
+import numpy as np
+import pytest
+
+import relu_frames_nb as rf
+from relu_frames_nb.errors import InputError
+
+SQ3 = np.sqrt(3.0)
+
+
+def test_polytope_proof_needs_strict_inequality_off_convex_domains():
+    F = rf.zoo.platonic("icosahedron")
+    pbe = rf.polytope_bias(F, rf.Sphere(3)).values
+    on_bound = rf.decide(rf.ReLULayer(F, pbe), rf.Sphere(3), n_samples=500)
+    below = rf.decide(rf.ReLULayer(F, pbe - 1e-6), rf.Sphere(3), n_samples=500)
+    assert below.status == "injective" and below.method == "polytope bias" and below.margin > 0
+    # the sphere is not convex: alpha equal to the bound is no proof (Thm Injectivity I needs beta < alpha)
+    assert on_bound.method != "polytope bias"
+    ball = rf.decide(rf.ReLULayer(F, rf.polytope_bias(F, rf.Ball(3)).values), rf.Ball(3), n_samples=500)
+    assert ball.status == "injective" and ball.method == "polytope bias"
+
+
+def test_collision_is_verified():
+    L = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.4)
+    v = rf.decide(L, rf.Ball(2))
+    assert v.status == "not injective" and v.method == "collision" and v.margin < 0
+    np.testing.assert_allclose(L(v.collision.x), L(v.collision.y), atol=1e-9)
+
+
+def test_finite_sets_are_exact():
+    L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
+    pts = np.array([[0.5, SQ3 / 2], [-0.5, SQ3 / 2], [0.0, -1.0]])
+    assert rf.decide(L, rf.Samples(pts)).status == "not injective"
+    v = rf.decide(L, rf.Samples(pts[1:]))
+    assert v.status == "injective" and v.method == "exact (finite set)"
+
+
+def test_tukey_depth_proves_injectivity_for_nonpositive_bias_on_Rn():
+    L = rf.ReLULayer(rf.zoo.plus_minus_basis(3), -0.2)
+    v = rf.decide(L, rf.RealSpace(3), n_samples=500)
+    assert v.status == "injective" and v.method == "Tukey depth"
+
+
+def test_undetermined_when_no_evidence():
+    F = rf.zoo.platonic("icosahedron")
+    pbe = rf.polytope_bias(F, rf.Ball(3)).values
+    # a hair above the guarantee: sampling finds no failing point, and there is no proof
+    v = rf.decide(rf.ReLULayer(F, pbe + 1e-7), rf.Ball(3), n_samples=300)
+    assert v.status == "undetermined" and v.text.startswith("undetermined")
+
+
+def test_bad_arguments():
+    L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
+    with pytest.raises(InputError):
+        rf.decide(L, rf.Ball(3))
+    with pytest.raises(InputError):
+        rf.decide(L, rf.Ball(2), n_samples=0)
+    with pytest.raises(InputError):
+        rf.decide(rf.zoo.mercedes_benz(), rf.Ball(2))
