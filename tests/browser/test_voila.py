@@ -10,6 +10,7 @@ from .jupyter_ui import (
     assert_no_widget_errors,
     image_src,
     slider_by_mouse,
+    slider_readout,
     wait_for_change,
 )
 
@@ -19,17 +20,21 @@ pytestmark = pytest.mark.browser
 def test_playground_renders_and_slider_round_trips(page, voila_server, artifacts_dir):
     page.goto(voila_server.url("/"), wait_until="domcontentloaded", timeout=LOAD_TIMEOUT)
     page.locator(".jp-OutputArea-output", has_text="RFNB-BROWSER-DONE-playground").first.wait_for(timeout=RUN_TIMEOUT)
-    playground = page.locator(".jp-OutputArea-output", has=page.locator(".widget-slider")).first
-    slider = playground.locator(".widget-slider").first
+    playground = page.locator(".rfnb-reconstruction-playground").first
+    playground.wait_for()
+    slider = playground.locator(".rfnb-test-x1.widget-slider").first
     slider.wait_for()
+    assert playground.locator(".widget-slider").count() >= 3  # offset, x1, x2, iterations
+    page.locator(".rfnb-repr").first.wait_for()  # the extension's HTML repr of a Frame
     report = playground.locator(".rfnb-report").first
     report.wait_for()
     assert_no_widget_errors(page)
-    src0, report0 = image_src(playground), report.inner_text()
+    src0, report0, x1 = image_src(playground), report.inner_text(), slider_readout(slider)
     page.screenshot(path=str(artifacts_dir / "voila-playground-before.png"), full_page=True)
 
-    slider_by_mouse(page, slider, 0.25)  # angle 0 -> about 90 degrees
-    wait_for_change(lambda: image_src(playground), src0, what="plot image src")
+    slider_by_mouse(page, slider, 0.2)  # x1 from about 0.73 to about -0.9 (range [-1.5, 1.5])
     wait_for_change(report.inner_text, report0, what="playground report")
+    wait_for_change(lambda: image_src(playground), src0, what="plot image src")
+    assert slider_readout(slider) < x1
     assert_no_widget_errors(page)
     page.screenshot(path=str(artifacts_dir / "voila-playground-after.png"), full_page=True)
