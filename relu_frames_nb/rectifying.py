@@ -19,31 +19,18 @@ import numpy as np
 from ._validation import as_count, as_nonnegative, as_points
 from .domains import Domain, RealSpace, Samples, as_domain
 from .errors import TooExpensiveError
+from .frames import DEFAULT_RANK_TOL
 from .layer import ReLULayer, as_layer
+from .reconstruction import _group_patterns, _spans_rows
 
 __all__ = [
     "is_rectifying",
-    "active_lower_bounds",
     "in_maximal_domain",
     "RectifyingCheck",
     "check_rectifying",
     "Collision",
     "find_collision",
 ]
-
-
-def _patterns(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct rows of a bool matrix and, per row, the index of its pattern."""
-    packed = np.packbits(mask, axis=1)
-    _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
-    return mask[first], inverse.reshape(-1)
-
-
-def _spans(unit: np.ndarray, rows: np.ndarray, rank_tol: float) -> bool:
-    if rows.sum() < unit.shape[1]:
-        return False
-    sv = np.linalg.svd(unit[rows], compute_uv=False)
-    return bool(sv[-1] > rank_tol * sv[0])
 
 
 def _full_spark(layer: ReLULayer, full_spark: bool | None) -> bool:
@@ -104,27 +91,17 @@ def is_rectifying(
     if pts.shape[0] == 0:
         empty = np.zeros(0, dtype=bool)
         return (empty, np.zeros(0)) if return_bound else empty
-    patterns, inverse = _patterns(mask)
-    if return_bound:
-        phi = frame.vectors
-        bounds = np.empty(patterns.shape[0])
-        for k, rows in enumerate(patterns):
-            sub = phi[rows]
-            bounds[k] = np.linalg.eigvalsh(sub.T @ sub)[0] if rows.sum() >= layer.n else 0.0
-        unit = phi / frame.norms[:, None]
-        ok_p = np.array([_spans(unit, rows, 1e-10) for rows in patterns], dtype=bool)
-        bounds[~ok_p] = 0.0
-        ok, bnd = ok_p[inverse], np.maximum(bounds[inverse], 0.0)
-        return (bool(ok[0]), float(bnd[0])) if single else (ok, bnd)
-    unit = frame.vectors / frame.norms[:, None]
-    ok_p = np.array([_spans(unit, rows, 1e-10) for rows in patterns], dtype=bool)
+    # one rank test per distinct active pattern (shared helpers of the reconstruction module)
+    first, inverse = _group_patterns(mask)
+    phi = frame.vectors
+    ok_p = np.array([_spans_rows(phi, np.flatnonzero(mask[r]), DEFAULT_RANK_TOL)[0] for r in first], dtype=bool)
     ok = ok_p[inverse]
+    if return_bound:
+        from .stability import active_lower_bound
+
+        bound = np.where(ok, np.maximum(active_lower_bound(layer, pts, tol=tol), 0.0), 0.0)
+        return (bool(ok[0]), float(bound[0])) if single else (ok, bound)
     return bool(ok[0]) if single else ok
-
-
-def active_lower_bounds(layer: ReLULayer, X: Any, *, tol: float = 0.0) -> np.ndarray:
-    """Lower frame bound of the active sub-frame at each point (0 where it does not span)."""
-    return is_rectifying(layer, X, tol=tol, return_bound=True)[1]
 
 
 def in_maximal_domain(layer: ReLULayer, X: Any, *, max_bases: int = 200_000) -> np.ndarray:
