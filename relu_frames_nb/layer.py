@@ -14,25 +14,14 @@ from ._validation import as_bias, as_points, to_float_array
 from .errors import DimensionMismatchError, InputError
 from .frames import Frame, as_frame
 
-__all__ = ["ReLULayer", "as_layer"]
+__all__ = ["AffineLayer", "ReLULayer", "as_layer"]
 
 
-class ReLULayer:
-    r"""The map :math:`x \mapsto (\max(0, \langle x, \phi_i\rangle - \alpha_i))_{i=1}^m`.
+class AffineLayer:
+    r"""What every layer :math:`x \mapsto \sigma(\Phi x - \alpha)` shares: weights, bias, shapes.
 
-    Parameters
-    ----------
-    frame : Frame or array_like, shape (m, n)
-        The weights; rows are the frame vectors.
-    alpha : float or array_like, shape (m,)
-        The bias, subtracted (paper convention). A scalar gives a constant bias.
-
-    Examples
-    --------
-    >>> import relu_frames_nb as rf
-    >>> L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
-    >>> L([0.0, 1.0]).tolist()
-    [1.0, 0.0, 0.0]
+    Subclasses define the activation in ``__call__``. Extra constructor arguments of a
+    subclass (e.g. PReLU's ``gamma``) pass through :meth:`from_weights`.
     """
 
     __slots__ = ("_frame", "_alpha")
@@ -44,15 +33,15 @@ class ReLULayer:
         self._alpha = a
 
     @classmethod
-    def from_weights(cls, W: Any, b: Any = None) -> ReLULayer:
-        """A layer from PyTorch-convention weights ``ReLU(W x + b)``: ``alpha = -b``."""
+    def from_weights(cls, W: Any, b: Any = None, *args: Any, **kwargs: Any):
+        """A layer from PyTorch-convention weights ``sigma(W x + b)``: ``alpha = -b``."""
         F = as_frame(W, "W")
         if b is None:
-            return cls(F, 0.0)
+            return cls(F, 0.0, *args, **kwargs)
         b_arr = to_float_array(b, "b")
         if b_arr.ndim != 1 or b_arr.shape[0] != F.m:
             raise DimensionMismatchError(f"b must be a vector of length {F.m} (one per row of W); got shape {b_arr.shape}.")
-        return cls(F, -b_arr)
+        return cls(F, -b_arr, *args, **kwargs)
 
     def to_weights(self) -> tuple[np.ndarray, np.ndarray]:
         """``(W, b)`` in the PyTorch convention (``b = -alpha``)."""
@@ -78,6 +67,33 @@ class ReLULayer:
         """Input dimension."""
         return self._frame.n
 
+    def preactivation(self, X: Any) -> np.ndarray:
+        r""":math:`\langle x, \phi_i\rangle - \alpha_i`, shape ``(m,)`` or ``(N, m)``."""
+        pts, single = as_points(X, self.n, "X")
+        out = pts @ self._frame.vectors.T - self._alpha
+        return out[0] if single else out
+
+
+class ReLULayer(AffineLayer):
+    r"""The map :math:`x \mapsto (\max(0, \langle x, \phi_i\rangle - \alpha_i))_{i=1}^m`.
+
+    Parameters
+    ----------
+    frame : Frame or array_like, shape (m, n)
+        The weights; rows are the frame vectors.
+    alpha : float or array_like, shape (m,)
+        The bias, subtracted (paper convention). A scalar gives a constant bias.
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
+    >>> L([0.0, 1.0]).tolist()
+    [1.0, 0.0, 0.0]
+    """
+
+    __slots__ = ()
+
     def __repr__(self) -> str:
         a = self._alpha
         bias = f"{a[0]:g} (constant)" if np.all(a == a[0]) else f"[{a.min():.3g}, {a.max():.3g}]"
@@ -86,12 +102,6 @@ class ReLULayer:
     def with_bias(self, alpha: Any) -> ReLULayer:
         """The same frame with another bias."""
         return ReLULayer(self._frame, alpha)
-
-    def preactivation(self, X: Any) -> np.ndarray:
-        r""":math:`\langle x, \phi_i\rangle - \alpha_i`, shape ``(m,)`` or ``(N, m)``."""
-        pts, single = as_points(X, self.n, "X")
-        out = pts @ self._frame.vectors.T - self._alpha
-        return out[0] if single else out
 
     def __call__(self, X: Any) -> np.ndarray:
         """Batched forward pass: shape ``(m,)`` for one point, ``(N, m)`` for ``N`` points."""

@@ -32,10 +32,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ._validation import as_bias, as_count, as_nonnegative, as_points, as_positive, to_float_array
+from ._validation import as_count, as_nonnegative, as_positive, to_float_array
 from .errors import DimensionMismatchError, InputError, NotAFrameError, NotInjectiveError
 from .frames import DEFAULT_RANK_TOL, Frame, as_frame
-from .layer import ReLULayer, as_layer
+from .layer import AffineLayer, ReLULayer, as_layer
 
 __all__ = [
     "relu_synthesis",
@@ -1111,7 +1111,7 @@ def _as_gamma(gamma: Any, m: int) -> np.ndarray:
     return g
 
 
-class PReLULayer:
+class PReLULayer(AffineLayer):
     r"""The PReLU layer :math:`x \mapsto \max(\gamma s, s)`, :math:`s = \Phi x - \alpha` (PReLU excursion).
 
     The activation is injective, so the layer is injective iff :math:`\Phi` is a frame,
@@ -1134,63 +1134,24 @@ class PReLULayer:
     True
     """
 
-    __slots__ = ("_frame", "_alpha", "_gamma", "_dual")
+    __slots__ = ("_gamma", "_dual")
 
     def __init__(self, frame: Any, alpha: Any = 0.0, gamma: Any = 0.25) -> None:
-        self._frame = as_frame(frame)
-        a = as_bias(alpha, self._frame.m, "alpha")
+        super().__init__(frame, alpha)
         g = _as_gamma(gamma, self._frame.m)
-        a.setflags(write=False)
         g.setflags(write=False)
-        self._alpha, self._gamma = a, g
+        self._gamma = g
         self._dual: np.ndarray | None = None
-
-    @classmethod
-    def from_weights(cls, W: Any, b: Any = None, gamma: Any = 0.25) -> PReLULayer:
-        """Build from PyTorch-convention weights ``PReLU(W x + b)``: ``alpha = -b``."""
-        F = as_frame(W, "W")
-        if b is None:
-            return cls(F, 0.0, gamma)
-        b_arr = to_float_array(b, "b")
-        if b_arr.shape != (F.m,):
-            raise DimensionMismatchError(f"b must be a vector of length {F.m} (one per row of W); got shape {b_arr.shape}.")
-        return cls(F, -b_arr, gamma)
-
-    @property
-    def frame(self) -> Frame:
-        """The frame (weights)."""
-        return self._frame
-
-    @property
-    def alpha(self) -> np.ndarray:
-        """The bias (paper convention, read-only)."""
-        return self._alpha
 
     @property
     def gamma(self) -> np.ndarray:
         """The negative slopes, shape ``(m,)`` (read-only)."""
         return self._gamma
 
-    @property
-    def m(self) -> int:
-        """Output dimension."""
-        return self._frame.m
-
-    @property
-    def n(self) -> int:
-        """Input dimension."""
-        return self._frame.n
-
     def __repr__(self) -> str:
         g = self._gamma
         gs = f"{g[0]:g}" if np.all(g == g[0]) else f"[{g.min():.3g}, {g.max():.3g}]"
         return f"PReLULayer(m={self.m}, n={self.n}, gamma={gs})"
-
-    def preactivation(self, X: Any) -> np.ndarray:
-        r""":math:`\langle x, \phi_i\rangle - \alpha_i`, shape ``(m,)`` or ``(N, m)``."""
-        pts, single = as_points(X, self.n, "X")
-        out = pts @ self._frame.vectors.T - self._alpha
-        return out[0] if single else out
 
     def __call__(self, X: Any) -> np.ndarray:
         """Batched forward pass ``max(gamma * s, s)``: shape ``(m,)`` or ``(N, m)``."""
