@@ -20,6 +20,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -118,12 +119,12 @@ def artifacts_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def jupyter_home(tmp_path_factory, browser_requirements) -> Path:
-    """Isolated Jupyter dirs plus a root folder holding the generated test notebooks."""
+    """Isolated Jupyter dirs plus the generated test notebooks (``pristine/``, copied per server)."""
     import jupytext
     import nbformat
 
     home = tmp_path_factory.mktemp("jupyter-home")
-    for sub in ("config", "data", "runtime", "ipython", "root"):
+    for sub in ("config", "data", "runtime", "ipython", "pristine"):
         (home / sub).mkdir()
     # no news / update pop-ups over the notebook
     (home / "config" / "labconfig").mkdir()
@@ -134,7 +135,7 @@ def jupyter_home(tmp_path_factory, browser_requirements) -> Path:
         nb = jupytext.read(source)
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
         nb.metadata.pop("jupytext", None)
-        nbformat.write(nb, home / "root" / f"{source.stem}.ipynb")
+        nbformat.write(nb, home / "pristine" / f"{source.stem}.ipynb")
     return home
 
 
@@ -185,6 +186,14 @@ class JupyterServer:
         """URL of ``path`` with the token (and extra query items, ``None`` = bare key)."""
         items = [k if v is None else f"{k}={v}" for k, v in query.items()] + [f"token={self.token}"]
         return f"{self.base}{path}?{'&'.join(items)}"
+
+    def restore(self, name: str) -> None:
+        """Put back the unexecuted notebook ``name`` and stop its kernel (before a retry)."""
+        with contextlib.suppress(OSError, urllib.error.URLError, ValueError):
+            for sess in self.api("/api/sessions") or []:
+                if str(sess.get("path", "")).endswith(name):
+                    self.api(f"/api/sessions/{sess['id']}", method="DELETE", timeout=30.0)
+        shutil.copy(self.root.parent / "pristine" / name, self.root / name)
 
     def log_tail(self, n: int = 40) -> str:
         try:
@@ -259,7 +268,9 @@ def _server_command(kind: str, port: int, token: str, root: Path, notebook: str 
 @contextlib.contextmanager
 def running_server(kind: str, home: Path, log_dir: Path, notebook: str | None = None):
     """Start a server on a free port with a random token; stop it (and its kernels) afterwards."""
-    root = home / "root"
+    # each server gets fresh copies: JupyterLab autosaves outputs, which another front-end must not see
+    root = home / f"root-{kind}{'-' + Path(notebook).stem if notebook else ''}"
+    shutil.copytree(home / "pristine", root)
     server = None
     for attempt in range(2):  # a free port can be taken between probe and bind: retry once
         port, token = _free_port(), secrets.token_hex(24)

@@ -111,7 +111,7 @@ def run_all(page: Page, marker: str, *, start_timeout: float = 30.0) -> None:
 
 
 def run_notebook(page: Page, server, name: str, frontend: str, marker: str, *, artifacts: Path | None = None) -> int:
-    """Open and run a notebook; retry once (fresh page load) if the run does not finish.
+    """Open and run a notebook; retry once (pristine notebook, new kernel, fresh page) if the run does not finish.
 
     Under heavy load the kernel's control comm can close early and the run never
     reaches its last cell (JUPYTER-STACK.md). Returns the number of attempts used.
@@ -127,6 +127,8 @@ def run_notebook(page: Page, server, name: str, frontend: str, marker: str, *, a
             warnings.warn(f"{frontend}: {name} did not finish ({exc.__class__.__name__}); retrying once", stacklevel=2)
             if artifacts is not None:
                 page.screenshot(path=str(artifacts / f"{frontend}-{Path(name).stem}-retry.png"), full_page=True)
+            page.goto("about:blank")
+            server.restore(name)  # unexecuted notebook, fresh kernel
     raise AssertionError("unreachable")
 
 
