@@ -45,7 +45,7 @@ FULL = False  # True: paper-scale sample sizes (slower); False: fast run for CI
 import numpy as np
 
 import relu_frames_nb as rf
-from relu_frames_nb.viz import palette, plane
+from relu_frames_nb.viz import plane
 
 SEED = 20240101
 N = 200_000 if FULL else 20_000  # samples for checks "on the domain"

@@ -255,9 +255,9 @@ print(f"zero bias: B_0.01 and R^2 agree on {agree} random frames; α = -1/2: B y
 F5 = rf.zoo.regular_polygon(5)
 L5 = rf.ReLULayer(F5, 0.1)
 assert not rectifying(L5, rf.Ball(2)) and not rf.is_rectifying(L5, np.zeros(2))
-O = rf.Shell(2, 0.4, 5.0).sample(N, seed=SEED)  # samples of O (cut at radius 5; O is a union of rays beyond)
-O = np.vstack([O, 1e3 * O[:100]])
-assert np.all(rf.in_maximal_domain(L5, O))
+O_pts = rf.Shell(2, 0.4, 5.0).sample(N, seed=SEED)  # samples of O (cut at radius 5; O is a union of rays beyond)
+O_pts = np.vstack([O_pts, 1e3 * O_pts[:100]])
+assert np.all(rf.in_maximal_domain(L5, O_pts))
 for K in [rf.Shell(2, 0.5, 1.0), rf.Sphere(2)]:
     X = K.sample(N, seed=SEED + 1)
     np.testing.assert_allclose(rf.reconstruct(L5, L5(X)), X, atol=1e-10)
