@@ -733,8 +733,9 @@ def sampling_bias(
         Number of random samples drawn from ``K`` (ignored for a finite data set).
     seed : int, SeedSequence, Generator or None, default 0
         Seed of the samples. Block ``b`` of :func:`block_rows` samples is drawn from
-        ``SeedSequence(seed, spawn_key=(b,))``: results do not depend on ``chunk_size`` or
-        ``max_memory``.
+        ``SeedSequence(seed, spawn_key=(b,))``: the samples do not depend on ``chunk_size`` or
+        ``max_memory``, and neither do the results (up to BLAS rounding for some shapes, see
+        Notes).
     init : {"auto", "frame", "none"} or array_like, shape (m,), default "auto"
         Initial value :math:`\alpha^{(0)}`. ``"frame"`` processes the normalized frame vectors,
         scaled to the radius of ``K`` (norm 1 if unbounded), as the first samples (the paper's
@@ -805,8 +806,16 @@ def sampling_bias(
     :math:`J^*(x)` per row; ``alpha = min(alpha, min over rows of where(G >= t, G, inf))``. After the
     first chunks most rows cannot change anything: an entry ``(k, j)`` matters only if
     ``t_k <= G[k, j] < alpha_j``, so a row with at least ``n`` coefficients ``>= max(alpha)`` is
-    skipped before any partition. The result is the minimum over all samples, so it does not
-    depend on how they are split.
+    skipped before any partition. The count is taken on the transposed block ``Phi @ X.T``
+    (column sums of a boolean block are cheap) with a margin covering rounding, and the rows kept
+    are recomputed as ``X[rows] @ Phi.T``. The result is the minimum over all samples, so it does
+    not depend on how they are split, up to one caveat on floating point: the values are BLAS
+    results, and OpenBLAS gives a row the same bits whatever the other rows of the product for
+    the small shapes we checked (e.g. ``n <= 30``, where results match a one-shot ``X @ Phi.T``
+    bit for bit), but not for every shape (e.g. ``n = 64, m = 300``), where ``chunk_size`` can
+    change the last bit of a value. The ``m x chunk`` blocks are sized from ``max_memory``;
+    samples are drawn in blocks of :func:`block_rows` rows, so ``10**7`` samples in low
+    dimension take a few MiB.
 
     Examples
     --------
