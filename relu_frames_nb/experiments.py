@@ -446,8 +446,9 @@ _ISINJ_SIZES = {
     "fast": {"n_values": tuple(range(2, 9)), "m_max": 40, "n_samples": 20_000, "exact_max_subsets": 100_000},
 }
 
-#: exact_source codes of :class:`IsinjResult`: not attempted, Tukey depth, redundancy < 2, refused
-EXACT_NONE, EXACT_TUKEY, EXACT_REDUNDANCY, EXACT_REFUSED = 0, 1, 2, 3
+#: exact_source codes of :class:`IsinjResult`: not attempted, Tukey depth, redundancy < 2, refused,
+#: a certified witness of non-injectivity found by the LP search
+EXACT_NONE, EXACT_TUKEY, EXACT_REDUNDANCY, EXACT_REFUSED, EXACT_WITNESS = 0, 1, 2, 3, 4
 
 
 @dataclass(frozen=True, eq=False)
@@ -473,7 +474,9 @@ class IsinjResult(_Result):
     exact_source : ndarray of int8, shape (K,)
         0 not attempted (``C(m, n - 1)`` above the limit), 1 Tukey depth (``depth >= n``),
         2 redundancy below 2 (never injective), 3 refused (the frame is numerically not full
-        spark and the slower exact path for such frames exceeded its budget).
+        spark and the slower exact path for such frames exceeded its budget), 4 a witness: a
+        point where fewer than ``n`` elements are active for zero bias, found by an LP search
+        (a proof of non-injectivity; where none is found nothing is claimed).
     estimates : ndarray, shape (sum m,)
         :math:`\alpha^{(N)}` of every frame, concatenated (``offsets``); ``+inf`` for
         elements in no most correlated basis, NaN for entries that were decided early (their
@@ -601,6 +604,7 @@ class IsinjResult(_Result):
             "exact_known": int(known.sum()),
             "exact_injective": int((self.exact_injective == 1).sum()),
             "exact_refused": int((self.exact_source == EXACT_REFUSED).sum()),
+            "witnesses": int((self.exact_source == EXACT_WITNESS).sum()),
             "overestimated": int(self.overestimated.sum()),
             "conservative": int(self.conservative.sum()),
             "stopped_early": int((self.samples_used < self.params.get("n_samples", np.inf)).sum()),
@@ -621,6 +625,46 @@ def _isinj_blocks(n: int, m_values: Sequence[int], budget: int) -> list[list[int
     if cur:
         blocks.append(cur)
     return blocks
+
+
+def _nonrectifying_witness(Phi: np.ndarray, *, max_lps: int = 12, tol: float = 1e-9) -> np.ndarray | None:
+    r"""A point ``u`` with fewer than ``n`` elements active for zero bias, or None (heuristic search).
+
+    Looks for an open half-space containing at least ``m - n + 1`` of the normalized frame
+    vectors, i.e. ``u`` with :math:`\langle u, \phi_i\rangle < 0` for all but at most ``n - 1``
+    elements: the L1 relaxation ``min sum s_i`` s.t. :math:`\langle u, \hat\phi_i\rangle - s_i
+    \le -1`, ``s >= 0`` (linprog, HiGHS), then dropping the most violated elements and solving
+    again (the usual heuristic for a maximum feasible subsystem). A returned ``u`` is checked:
+    fewer than ``n`` coefficients are ``>= -tol * max |coefficient|``, so the layer
+    :math:`\mathrm{ReLU}(\Phi x)` is not injective (Thm "Injectivity II": its active sub-frame at
+    ``u`` cannot span). ``None`` proves nothing.
+    """
+    from scipy.optimize import linprog
+
+    m, n = Phi.shape
+    U = Phi / np.linalg.norm(Phi, axis=1, keepdims=True)
+    keep = np.arange(m)
+    step = max(1, (n - 1) // 8)
+    for _ in range(max_lps):
+        k = keep.size
+        res = linprog(
+            np.concatenate([np.zeros(n), np.ones(k)]),
+            A_ub=np.hstack([U[keep], -np.eye(k)]),
+            b_ub=-np.ones(k),
+            bounds=[(-1e4, 1e4)] * n + [(0, None)] * k,
+            method="highs",
+        )
+        if res.x is None:
+            return None
+        u = res.x[:n]
+        g = Phi @ u
+        if np.count_nonzero(g >= -tol * np.abs(g).max()) <= n - 1:
+            return u
+        room = keep.size - (m - n + 1)  # elements that may still be dropped
+        if room <= 0:
+            return None
+        keep = np.delete(keep, np.argsort(res.x[n:])[-min(step, room) :])
+    return None
 
 
 def _isinj_task(spec: dict) -> dict:
@@ -687,6 +731,14 @@ def _isinj_task(spec: dict) -> dict:
             ok = ~dec[None, :] & (biases[j] <= (e - rho * w)[None, :])
         proportion[j] = ok.mean(axis=1)
         est_out[j] = np.where(dec, np.nan, e)
+    # where sampling calls the zero-bias layer injective and no exact verdict exists: look for a witness
+    t_w = time.perf_counter()
+    zero = np.flatnonzero(variances == 0)
+    if spec["witness_max_lps"] > 0 and zero.size:
+        for j, m in enumerate(ms):
+            if exact[j] < 0 and proportion[j, zero[0]] >= 1.0 and m <= REDUNDANCY_UPPER * n:
+                if _nonrectifying_witness(frames[j].vectors, max_lps=spec["witness_max_lps"]) is not None:
+                    exact[j], source[j] = 0, EXACT_WITNESS
     return {
         "ms": np.asarray(ms, np.int64),
         "proportion": proportion,
@@ -699,6 +751,7 @@ def _isinj_task(spec: dict) -> dict:
             "kernel": kernel,
             "seconds": time.perf_counter() - t0,
             "exact_seconds": t_exact,
+            "witness_seconds": time.perf_counter() - t_w,
             "exact_rows": int(n_exact_rows),
         },
     }
@@ -785,6 +838,7 @@ def isinj(
     sample_sharing: str = "dimension",
     early_decision: bool = True,
     exact_max_subsets: int | None = None,
+    witness_max_lps: int = 12,
     kernel: str = "auto",
     chunk_size: int = 2048,
     block_budget: int = 3000,
@@ -803,7 +857,10 @@ def isinj(
     with i.i.d. :math:`N(0, \sigma^2)` entries. Output: the proportion of entries with
     :math:`\alpha_i \le \alpha^{(N)}_i - \rho^* w_i`. Alongside, the exact zero-bias verdict on
     :math:`\mathbb{R}^n` for the same frames where ``C(m, n - 1) <= exact_max_subsets``
-    (Tukey depth of the origin ``>= n``), and "not injective" wherever ``m < 2n``.
+    (Tukey depth of the origin ``>= n``), "not injective" wherever ``m < 2n``, and, where the
+    sampled test calls the zero-bias layer injective but no exact verdict is affordable, a
+    search for a certified witness of non-injectivity (``witness_max_lps``): these cells show
+    where sampling over-estimates the bias in higher dimension.
 
     Parameters
     ----------
@@ -836,6 +893,11 @@ def isinj(
         same as without; ``estimates`` are then NaN for the decided entries.
     exact_max_subsets : int, optional
         Largest ``C(m, n - 1)`` for the exact Tukey-depth test.
+    witness_max_lps : int, default 12
+        Where the sampled test calls a zero-bias layer injective, no exact verdict is
+        affordable and ``m <= 9.091 n``, search for a point with fewer than ``n`` active
+        elements (at most this many small LPs); a point found proves the layer is not
+        injective and marks sampling's over-estimate. 0 switches the search off.
     kernel : {"auto", "numba", "numpy"}, default "auto"
         Implementation of the filtered kernel (identical results; numba is much faster).
     chunk_size : int, default 2048
@@ -890,6 +952,7 @@ def isinj(
         "exact_max_subsets": as_count(
             preset["exact_max_subsets"] if exact_max_subsets is None else exact_max_subsets, "exact_max_subsets", minimum=0
         ),
+        "witness_max_lps": as_count(witness_max_lps, "witness_max_lps", minimum=0),
         "chunk_size": as_count(chunk_size, "chunk_size"),
         "block_budget": as_count(block_budget, "block_budget"),
         "seed": _check_seed(seed),

@@ -163,17 +163,19 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None):
         handles=[
             Patch(color="#f1c40f", label="both: injective"),
             Patch(color="#2c3e50", label="both: not injective"),
-            Patch(color="#e74c3c", label=f"sampling says injective, exact not ({s['overestimated']})"),
+            Patch(color="#e74c3c", label=f"sampling says injective, but not injective ({s['overestimated']})"),
             Patch(color="#f39c12", label=f"exact injective, sampling not ({s['conservative']})"),
         ],
         loc="upper left",
         fontsize=7,
     )
-    ax.set_title(f"σ² = 0: exact test (Tukey depth ≥ n; m < 2n) on {s['exact_known']} frames")
+    ax.set_title(f"σ² = 0 against exact verdicts ({s['exact_known']} frames)")
     p = result.params
     fig.suptitle(
         f"Effect of redundancy: N = {p.get('n_samples')} samples, correction 0.05 (log N/N)^(1/n)"
-        f"{' × ||φ_i||' if p.get('correction_scaling') == 'norms' else ''}; blank cells of the last panel: exact test not run"
+        f"{' × ||φ_i||' if p.get('correction_scaling') == 'norms' else ''}. Last panel: exact verdicts from the Tukey depth "
+        f"(small n), m < 2n, and certified witnesses (LP search); blank: no exact verdict",
+        fontsize=10,
     )
     return fig
 

@@ -345,3 +345,36 @@ def test_isinj_bad_arguments(kwargs, match):
 def test_other_bad_arguments(fn, kwargs, match):
     with pytest.raises(InputError, match=match):
         fn(**kwargs)
+
+
+# ---------------------------------------------------------------------------------- witnesses
+
+
+def test_witness_is_a_certificate():
+    from relu_frames_nb import zoo
+
+    rng = np.random.default_rng(11)
+    found = 0
+    for n, m in [(5, 14), (6, 18), (7, 16), (4, 12), (6, 15), (3, 9)]:
+        Phi = rng.standard_normal((m, n))
+        u = ex._nonrectifying_witness(Phi)
+        truth = tukey_depth_origin(Phi)
+        if u is not None:
+            found += 1
+            assert np.count_nonzero(Phi @ u >= 0) < n  # the active sub-frame at u cannot span
+            assert not truth.injective
+    assert found >= 3
+    assert ex._nonrectifying_witness(zoo.regular_polygon(7).vectors) is None  # injective: never a witness
+    assert ex._nonrectifying_witness(zoo.mercedes_benz().vectors) is not None
+
+
+def test_isinj_witnesses_only_where_no_exact_verdict():
+    r = ex.isinj(n_values=[6, 7], m_max=30, n_samples=4000, exact_max_subsets=2000, max_workers=1)
+    w = r.exact_source == ex.EXACT_WITNESS
+    assert w.any()
+    assert np.all(r.exact_injective[w] == 0) and np.all(r.injective[w, 0])  # each is a marked over-estimate
+    assert np.all(r.overestimated[w])
+    assert np.all(r.m[w] <= ex.REDUNDANCY_UPPER * r.n[w])
+    off = ex.isinj(n_values=[6, 7], m_max=30, n_samples=4000, exact_max_subsets=2000, witness_max_lps=0, max_workers=1)
+    assert not np.any(off.exact_source == ex.EXACT_WITNESS)
+    np.testing.assert_array_equal(off.proportion, r.proportion)
