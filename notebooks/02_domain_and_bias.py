@@ -123,8 +123,9 @@ print("bases: never on R^n; the standard basis: 0-rectifying on R^n_+ (n = 2..5)
 # $\Phi_3 = \big((0,1), (-\tfrac{\sqrt3}2, -\tfrac12), (\tfrac{\sqrt3}2, -\tfrac12)\big)$ has $3 < 2n$
 # elements, so it is not rectifying on $\mathbb{R}^2$ for any bias. On the unit ball it is
 # $(-\tfrac12)$-rectifying, and $-\tfrac12$ cannot be raised: at $x = \phi_1$ the coefficients are
-# $(1, -\tfrac12, -\tfrac12)$, and a slightly rotated $x$ keeps only $\phi_1$ and *one* element at
-# $-\tfrac12 \pm \delta$.
+# $(1, -\tfrac12, -\tfrac12)$; rotate $x$ slightly towards $\phi_3$ and they become
+# $(\approx 1, -\tfrac12 - \delta, -\tfrac12 + \delta)$, so only $\phi_1$ and $\phi_3$ are active, the
+# latter just barely — any higher bias for $\phi_3$ switches it off.
 #
 # Check: the sampling estimate (notebook 03) and the polytope estimate (notebook 04) both give
 # $-\tfrac12$ for every element, the latter as a proof; the maximal constant bias is $-\tfrac12$;

@@ -208,8 +208,8 @@ print("α♭ (sampled):", flat.values, f"| K_2 covers {in_K2.mean():.1%} of the 
 # $-\sin t$, overtakes the one of $\phi_2$, $\cos(t - \pi/4)$, for the second place behind $e_1$.)
 # Counterexample to the printed set: $x = (\cos(-\tfrac\pi4), \sin(-\tfrac\pi4))$ lies in it, but
 # its coefficients are $(0.71, 0, -0.71, -0.71, 0.71)$, so $J^*(x) = \{1, 5\} \not\ni 2$; and the angle
-# $t = \tfrac{5\pi}8 - 0.01$, outside the printed set, has $2 \in J^*(x)$. (The paper's Figure 3 (right)
-# draws the correct sector; so does the redrawn one in notebook 02.)
+# $t = \tfrac{5\pi}8 - 0.01$, outside the printed set, has $2 \in J^*(x)$. (The redrawn Figure 3 (right)
+# in notebook 02 shows the correct sector.)
 
 # %%
 x_in_printed = np.array([np.cos(-np.pi / 4), np.sin(-np.pi / 4)])
@@ -370,8 +370,8 @@ fig
 # ## 6. Honest limits: high dimension
 #
 # The guarantee of `thm:samp` needs the covering radius, and for uniform samples on the sphere
-# $\mathbb{E}\,\rho \asymp (\log N / N)^{1/n}$: in dimension 6 a million samples still leave holes of
-# radius about $0.2$. The paper's experiments subtract the heuristic $0.05\,(\log N/N)^{1/n}$ instead.
+# $\mathbb{E}\,\rho \asymp (\log N / N)^{1/n}$: in dimension 6, two hundred thousand samples of the ball
+# still leave holes of radius about $0.2$ (measured below). The paper's experiments subtract the heuristic $0.05\,(\log N/N)^{1/n}$ instead.
 # That is not a guarantee, and here is a layer where it fails.
 #
 # For $\alpha = 0$ there is an exact test on $\mathbb{R}^n$ (and, the bias being 0, on every ball):
