@@ -139,20 +139,21 @@ fig
 #
 # * [01 — Frames and ReLU layers](01_frames_and_relu_layers.ipynb): $\alpha$-rectifying frames,
 #   injectivity I and II, normalization, spark, perturbation, redundancy, balls, the main theorem.
-# * [02 — Domain and bias](02_domain_and_bias.ipynb): scaling, the maximal domain
+# * [02 — Interplay of domain and bias](02_domain_and_bias.ipynb): scaling, the maximal domain
 #   $\mathcal K^*_\alpha$, spheres, donuts and finite sets, Figures 2 and 3.
-# * [03 — Maximal bias by sampling](03_maximal_bias_sampling.ipynb): most correlated bases,
+# * [03 — The maximal bias, Approach A](03_maximal_bias_sampling.ipynb): most correlated bases,
 #   $\alpha_c$, $\alpha^\flat$, $\alpha^\sharp$, sampling with a covering radius, and its limits in
 #   high dimension.
-# * [04 — Polytope bias](04_polytope_bias.ipynb): the inscribing polytope, omnidirectionality, the
-#   polytope bias on five domains.
-# * [05 — Experiments](05_experiments.ipynb): evolution towards injectivity, effect of redundancy,
-#   convergence of the estimates.
-# * [06 — Reconstruction](06_reconstruction.ipynb): ReLU-synthesis, ReLU-duals, left-inverse banks,
-#   the ReLU frame algorithm, PReLU.
-# * [07 — Stability](07_stability.ipynb): stable rectification, local stability, the image radius.
-# * [08 — Appendix](08_appendix.ipynb): admissibility, omnidirectional completion, the algorithms of
-#   Appendix C.
+# * [04 — Polytope bias estimation (Approach B)](04_polytope_bias.ipynb): the inscribing polytope,
+#   omnidirectionality, the polytope bias on five domains, maximality for regular polytopes.
+# * [05 — The numerical experiments](05_experiments.ipynb): evolution towards injectivity, effect of
+#   redundancy, sampling against the exact maximal bias.
+# * [06 — Duality and reconstruction](06_reconstruction.ipynb): ReLU-synthesis, ReLU-duals,
+#   left-inverse banks, PReLU, the ReLU frame algorithm.
+# * [07 — Stability of the reconstruction and the image of a ReLU layer](07_stability.ipynb): stable
+#   rectification, local stability, the image radius.
+# * [08 — Appendix: admissibility and the algorithms](08_appendix.ipynb): admissibility, and each
+#   algorithm of Appendix C against the library call that implements it.
 
 # %%
 print("all checks passed")

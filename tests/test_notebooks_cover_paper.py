@@ -149,3 +149,13 @@ def test_parser_on_a_small_source(tmp_path):
     assert cov["a:one"][0] and cov["c:three"][0]
     assert not cov["b:two"][0] and cov["b:two"][1]
     assert cov["d:four"] == ([], [])
+
+
+def test_tour_indexes_the_chain():
+    tour = NOTEBOOKS / "00_tour.py"
+    if not tour.exists():
+        pytest.fail("notebooks/00_tour.py (the tour with the index of the chain) is missing", pytrace=False)
+    links = set(re.findall(r"\]\((\d\d_\w+)\.ipynb\)", tour.read_text(encoding="utf-8")))
+    chain = {p.stem for p in SOURCES if p.name != tour.name}
+    assert not links - chain, f"the tour links notebooks that do not exist: {sorted(links - chain)}"
+    assert not chain - links, f"the tour's index misses notebooks: {sorted(chain - links)}"
