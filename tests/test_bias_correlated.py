@@ -482,6 +482,11 @@ def test_early_stop():
     never = sampling_bias(F, rf.Ball(2), n_samples=20_000, early_stop=(0.0, 10**7))
     assert never.converged is False and never.n_samples == 20_000
     assert sampling_bias(F, rf.Ball(2), n_samples=100).converged is None
+    # an early stop on a finite data set leaves points unused: no longer a guarantee for the set
+    X = rf.Ball(2).sample(200_000, seed=3)
+    part = sampling_bias(F, X, early_stop=(1e-3, 20_000), init="none")
+    assert part.converged and part.n_samples < 200_000 and part.guarantee == ON_SAMPLES
+    assert sampling_bias(F, X, init="none").guarantee == GUARANTEED
 
 
 def test_other_domains_run():

@@ -747,7 +747,7 @@ def sampling_bias(
         Covering-radius correction :math:`\rho`, subtracted as :math:`\rho\,\|\phi_j\|`:
 
         * ``None``: no correction; rectifying on the samples (``guarantee="on-samples"``),
-          or on ``K`` itself when ``K`` is a finite data set (``"guaranteed"``);
+          or on ``K`` itself when ``K`` is a finite data set used whole (``"guaranteed"``);
         * a float: a covering radius you vouch for (``"guaranteed"``);
         * ``"paper"``: the paper's heuristic :math:`0.05(\log N/N)^{1/n}` (``"estimate"``);
         * ``"guaranteed"``: a proven upper bound from
@@ -912,7 +912,7 @@ def sampling_bias(
     fin = np.isfinite(values)
     if rho > 0:
         values[fin] = values[fin] - rho * F.norms[fin]
-    if finite:
+    if finite and run.processed == N:  # every point of the data set was used (no early stop)
         guarantee = GUARANTEED
     elif ckind == "guaranteed":
         guarantee = GUARANTEED
