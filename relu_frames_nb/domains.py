@@ -315,7 +315,7 @@ def _grid_near(domain: Domain, h: float, slack: float, max_points: int) -> np.nd
     """Points of the cubic grid of spacing h lying within ``slack`` of the domain."""
     M = domain.radius
     ticks = np.arange(-M - h, M + h + 1e-12, h)
-    if domain.n * np.log(ticks.size) > np.log(max_points):
+    if int(ticks.size) ** domain.n > max_points:  # exact integer count (no log rounding)
         raise TooExpensiveError(
             f"a guaranteed covering radius needs a grid of about {ticks.size}^{domain.n} points; "
             f"max_points is {max_points:.3g}. Use kind='heuristic' or raise max_points."

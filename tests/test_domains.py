@@ -110,3 +110,10 @@ def test_paper_correction():
     np.testing.assert_allclose(rf.paper_correction(3, 10**6), 0.05 * (np.log(1e6) / 1e6) ** (1 / 3))
     with pytest.raises(InputError):
         rf.paper_correction(3, 1)
+
+
+def test_covering_radius_grid_fits_exactly_max_points():
+    # the default grid is the finest that fits in max_points, also when max_points is a perfect cube
+    X = rf.zoo.random_sphere(12, 3, seed=0).vectors
+    c = rf.covering_radius(X, rf.Sphere(3), kind="guaranteed", max_points=1_000_000)
+    assert c.kind == "guaranteed" and c.value > 0
