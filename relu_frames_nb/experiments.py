@@ -315,7 +315,7 @@ def _single_threaded_children():
                 os.environ.pop(v, None)
 
 
-def default_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
+def default_executor(*, max_workers: int | None = None) -> ProcessPoolExecutor:
     """A local process pool (``spawn``) with one BLAS thread per worker.
 
     Parameters
@@ -398,7 +398,7 @@ def _run_tasks(
                 bar.step()
         elif todo:
             own = executor is None
-            pool = default_executor(workers) if own else executor
+            pool = default_executor(max_workers=workers) if own else executor
             futures: dict[Future, str] = {}
             try:
                 with _single_threaded_children() if own else _nullcontext():
@@ -627,7 +627,7 @@ def _isinj_blocks(n: int, m_values: Sequence[int], budget: int) -> list[list[int
     return blocks
 
 
-def _nonrectifying_witness(Phi: np.ndarray, *, max_lps: int = 12, tol: float = 1e-9) -> np.ndarray | None:
+def _nonrectifying_witness(Phi: np.ndarray, *, max_lps: int = 8, tol: float = 1e-9) -> np.ndarray | None:
     r"""A point ``u`` with fewer than ``n`` elements active for zero bias, or None (heuristic search).
 
     Looks for an open half-space containing at least ``m - n + 1`` of the normalized frame
@@ -644,7 +644,7 @@ def _nonrectifying_witness(Phi: np.ndarray, *, max_lps: int = 12, tol: float = 1
     m, n = Phi.shape
     U = Phi / np.linalg.norm(Phi, axis=1, keepdims=True)
     keep = np.arange(m)
-    step = max(1, (n - 1) // 8)
+    step = max(1, -(-(n - 1) // 6))  # about six rounds exhaust the n - 1 elements that may be dropped
     for _ in range(max_lps):
         k = keep.size
         res = linprog(
@@ -672,7 +672,7 @@ def _isinj_task(spec: dict) -> dict:
     from .bias.correlated import tukey_depth_origin
     from .zoo import gaussian
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     n, ms, N, seed = spec["n"], list(spec["ms"]), spec["n_samples"], spec["seed"]
     variances = np.asarray(spec["variances"], dtype=float)
     kernel = _kernels.resolve_kernel(spec["kernel"])
@@ -750,6 +750,7 @@ def _isinj_task(spec: dict) -> dict:
         "_meta": {
             "kernel": kernel,
             "seconds": time.perf_counter() - t0,
+            "cpu_seconds": time.process_time() - c0,
             "exact_seconds": t_exact,
             "witness_seconds": time.perf_counter() - t_w,
             "exact_rows": int(n_exact_rows),
@@ -838,7 +839,7 @@ def isinj(
     sample_sharing: str = "dimension",
     early_decision: bool = True,
     exact_max_subsets: int | None = None,
-    witness_max_lps: int = 12,
+    witness_max_lps: int = 8,
     kernel: str = "auto",
     chunk_size: int = 2048,
     block_budget: int = 3000,
@@ -893,7 +894,7 @@ def isinj(
         same as without; ``estimates`` are then NaN for the decided entries.
     exact_max_subsets : int, optional
         Largest ``C(m, n - 1)`` for the exact Tukey-depth test.
-    witness_max_lps : int, default 12
+    witness_max_lps : int, default 8
         Where the sampled test calls a zero-bias layer injective, no exact verdict is
         affordable and ``m <= 9.091 n``, search for a point with fewer than ``n`` active
         elements (at most this many small LPs); a point found proves the layer is not
@@ -974,7 +975,7 @@ def isinj(
         _isinj_task, tasks, executor=executor, max_workers=max_workers, cache=cache, progress=progress, desc="isinj"
     )
     ns, ms_all, prop, used, exact, depth, source, est = [], [], [], [], [], [], [], []
-    cpu, exact_rows, kernels_used = 0.0, 0, set()
+    cpu, cpu_t, exact_rows, kernels_used = 0.0, 0.0, 0, set()
     for name, spec, _ in tasks:
         r = results[name]
         ns.append(np.full(r["ms"].size, spec["n"]))
@@ -987,12 +988,14 @@ def isinj(
         est.append(r["est"])
         meta = r.get("_meta", {})
         cpu += float(meta.get("seconds", 0.0))
+        cpu_t += float(meta.get("cpu_seconds", 0.0))
         exact_rows += int(meta.get("exact_rows", 0))
         kernels_used.add(meta.get("kernel", "?"))
     m_arr = np.concatenate(ms_all)
     info = {
         "wall_seconds": time.perf_counter() - t0,
         "task_seconds": cpu,
+        "task_cpu_seconds": cpu_t,
         "kernel": ",".join(sorted(kernels_used)),
         "executor": _executor_name(executor, max_workers),
         "exact_rows": exact_rows,
@@ -1100,7 +1103,7 @@ def _propinj_task(spec: dict) -> dict:
     from .bias.correlated import sampling_bias
     from .frames import Frame
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     n, m, K, M = spec["n"], spec["m"], spec["n_iterations"], spec["n_test"]
     kernel = _kernels.resolve_kernel(spec.get("kernel", "auto"))
     ball = Ball(n)
@@ -1123,7 +1126,7 @@ def _propinj_task(spec: dict) -> dict:
     return {
         "proportions": np.stack(rows),
         "iterations": np.asarray(steps, np.int64),
-        "_meta": {"seconds": time.perf_counter() - t0},
+        "_meta": {"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0},
     }
 
 
@@ -1231,9 +1234,11 @@ def propinj(
         props.append(np.concatenate(blocks))
         iters = results[tasks[0][0]]["iterations"]
     cpu = sum(float(r.get("_meta", {}).get("seconds", 0.0)) for r in results.values())
+    cpu_t = sum(float(r.get("_meta", {}).get("cpu_seconds", 0.0)) for r in results.values())
     info = {
         "wall_seconds": time.perf_counter() - t_start,
         "task_seconds": cpu,
+        "task_cpu_seconds": cpu_t,
         "executor": _executor_name(executor, max_workers),
         **stats,
     }
