@@ -960,7 +960,8 @@ def isinj(
         "samples": "standard normal",
         "frames": "i.i.d. standard normal entries",
     }
-    kernel = _kernels.resolve_kernel(_check_choice(kernel, "kernel", ("auto", "numba", "numpy")))
+    kernel = _check_choice(kernel, "kernel", ("auto", "numba", "numpy"))
+    _kernels.resolve_kernel(kernel)  # an explicit "numba" must be available here; "auto" resolves on each worker
     executor = _check_executor(executor)
     cache = _Cache(cache_dir, "isinj", params)
     tasks = []
