@@ -921,6 +921,15 @@ def isinj(
     -------
     IsinjResult
 
+    Notes
+    -----
+    At paper scale (seed 0) the sampled zero-bias test passes from about ``m = 3.4 n`` on at
+    ``n = 30``, well below the conjectured ``6.698 n``; the exact verdicts agree with it where
+    they are affordable (small ``n``, ``m < 2n``), while certified witnesses show hundreds of
+    frames between roughly ``3.4 n`` and ``6.7 n`` (``n >= 7``) that pass the sampled test but are
+    not injective: there, random samples miss the thin cones where fewer than ``n`` elements are
+    active, and the correction :math:`\rho^*` does not make up for it (``overestimated``).
+
     Examples
     --------
     >>> from relu_frames_nb.experiments import isinj
