@@ -633,6 +633,13 @@ def draw_halfspaces(ax: Any, layer: Any, *, indices: Iterable[int] | None = None
     return ax
 
 
+def _sample_grid(domain, extent, resolution) -> tuple[tuple[float, float, float, float], int, np.ndarray]:
+    """The drawing box, the grid resolution and the grid points shared by the image overlays."""
+    box = _extent(extent) if extent is not None else default_extent(domain)
+    res = as_count(resolution, "resolution", minimum=2)
+    return box, res, grid_points(box, resolution=res)
+
+
 def draw_active_count(ax: Any, layer: Any, *, domain: Domain | None = None, extent: Any = None, resolution: int = 241,
                       colorbar: bool = False, outside_alpha: float = 0.35, vmax: int | None = None) -> Any:  # fmt: skip
     r"""Draw the number of active elements :math:`|I_x^\alpha|` as an image.
@@ -665,9 +672,7 @@ def draw_active_count(ax: Any, layer: Any, *, domain: Domain | None = None, exte
     ax = _axes(ax)
     L = _layer2d(layer)
     K = _domain2d(domain) if domain is not None else RealSpace(2)
-    box = _extent(extent) if extent is not None else default_extent(domain)
-    res = as_count(resolution, "resolution", minimum=2)
-    X = grid_points(box, resolution=res)
+    box, res, X = _sample_grid(domain, extent, resolution)
     counts = active_counts(L, X)
     top = L.m if vmax is None else as_count(vmax, "vmax")
     lut = _count_lut(top)
@@ -708,9 +713,7 @@ def draw_maximal_domain(ax: Any, layer: Any, *, domain: Domain | None = None, ex
     ax = _axes(ax)
     L = _layer2d(layer)
     K = _domain2d(domain) if domain is not None else None
-    box = _extent(extent) if extent is not None else default_extent(domain)
-    res = as_count(resolution, "resolution", minimum=2)
-    X = grid_points(box, resolution=res)
+    box, res, X = _sample_grid(domain, extent, resolution)
     ok = is_rectifying(L, X)
     inside = _inside(K, X) if K is not None else np.zeros(X.shape[0], dtype=bool)
     im = _image(ax, _maximal_rgba(ok, inside, res), box, _Z["maximal"])
@@ -745,9 +748,7 @@ def draw_correlated_partition(ax: Any, frame: Any, *, domain: Domain | None = No
     ax = _axes(ax)
     F = _frame2d(frame)
     K = _domain2d(domain) if domain is not None else RealSpace(2)
-    box = _extent(extent) if extent is not None else default_extent(domain)
-    res = as_count(resolution, "resolution", minimum=2)
-    X = grid_points(box, resolution=res)
+    box, res, X = _sample_grid(domain, extent, resolution)
     ids, bases = basis_ids(F, X)
     mask = None
     if element is not None:
