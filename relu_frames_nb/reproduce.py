@@ -25,6 +25,7 @@ import numpy as np
 
 from . import experiments as ex
 from .errors import InputError, ReluFramesError
+from .viz import palette
 
 __all__ = ["FIGURES", "reproduce", "plot_propinj", "plot_isinj", "plot_conv", "build_parser", "main"]
 
@@ -32,6 +33,9 @@ __all__ = ["FIGURES", "reproduce", "plot_propinj", "plot_isinj", "plot_conv", "b
 FIGURES = ("propinj", "isinj", "conv")
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+#: the colour-blind-safe Okabe-Ito colours of the project's palette
+_OI = palette.OKABE_ITO
 
 
 def _figure(figsize):
@@ -74,7 +78,8 @@ def plot_propinj(result: ex.PropinjResult, *, fig: Any = None):
     q = result.quantiles((0.1, 0.9))
     for ax, n in zip(axes, dims):
         for c in np.flatnonzero(result.n == n):
-            (line,) = ax.plot(it[keep], mean[c, keep], label=f"q={result.redundancy[c]:g} (m={result.m[c]})")
+            color = palette.element_color(int(np.flatnonzero(result.n == n).tolist().index(c)))
+            (line,) = ax.plot(it[keep], mean[c, keep], color=color, label=f"q={result.redundancy[c]:g} (m={result.m[c]})")
             lo = np.clip(mean[c] - std[c], 0, 1)
             hi = np.clip(mean[c] + std[c], 0, 1)
             ax.fill_between(it[keep], lo[keep], hi[keep], color=line.get_color(), alpha=0.2, linewidth=0)
@@ -123,9 +128,15 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None):
     cons = result.conservative
 
     def lines(ax):
-        ax.plot(nn, ex.CONJECTURED_REDUNDANCY * nn, color="magenta", linewidth=2, label=f"m = {ex.CONJECTURED_REDUNDANCY} n")
-        ax.plot(nn, ex.REDUNDANCY_LOWER * nn, "--", color="tab:red", linewidth=1.5, label=f"m = {ex.REDUNDANCY_LOWER} n")
-        ax.plot(nn, ex.REDUNDANCY_UPPER * nn, "-.", color="tab:cyan", linewidth=1.5, label=f"m = {ex.REDUNDANCY_UPPER} n")
+        ax.plot(
+            nn,
+            ex.CONJECTURED_REDUNDANCY * nn,
+            color=_OI["reddish_purple"],
+            linewidth=2,
+            label=f"m = {ex.CONJECTURED_REDUNDANCY} n",
+        )
+        ax.plot(nn, ex.REDUNDANCY_LOWER * nn, "--", color=_OI["vermillion"], linewidth=1.5, label=f"m = {ex.REDUNDANCY_LOWER} n")
+        ax.plot(nn, ex.REDUNDANCY_UPPER * nn, "-.", color=_OI["sky_blue"], linewidth=1.5, label=f"m = {ex.REDUNDANCY_UPPER} n")
         ax.set_xlim(int(result.n.min()) - 0.5, nmax + 0.5)
         ax.set_ylim(int(result.n.min()) - 0.5, mmax + 0.5)
         ax.set_aspect("auto")
@@ -134,10 +145,12 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None):
     im = None
     for j, v in enumerate(result.variances):
         ax = axes[j]
-        im = ax.imshow(result.grid(result.proportion[:, j]).T, origin="lower", extent=extent, cmap="cividis", vmin=0, vmax=1)
+        im = ax.imshow(
+            result.grid(result.proportion[:, j]).T, origin="lower", extent=extent, cmap=palette.SEQUENTIAL_CMAP, vmin=0, vmax=1
+        )
         lines(ax)
         if v == 0 and over.any():
-            ax.plot(result.n[over], result.m[over], "x", color="red", markersize=4, label="sampling over-estimates")
+            ax.plot(result.n[over], result.m[over], "x", color=_OI["vermillion"], markersize=4, label="sampling over-estimates")
         ax.set_title(f"σ² = {v:g}: {int(result.injective[:, j].sum())} of {result.n.size} injective")
     axes[0].set_ylabel("number of frame vectors m")
     axes[0].legend(loc="upper left", fontsize=7)
@@ -153,7 +166,7 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None):
         code[known & ~inj & (result.exact_injective == 0)] = 0  # agree: not injective
         code[over] = 1
         code[cons] = 2
-    cmap = ListedColormap(["#2c3e50", "#e74c3c", "#f39c12", "#f1c40f"])
+    cmap = ListedColormap([palette.INK, _OI["vermillion"], _OI["sky_blue"], _OI["yellow"]])
     ax.imshow(result.grid(code).T, origin="lower", extent=extent, cmap=cmap, vmin=-0.5, vmax=3.5, interpolation="nearest")
     lines(ax)
     from matplotlib.patches import Patch
@@ -161,10 +174,10 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None):
     s = result.summary()
     ax.legend(
         handles=[
-            Patch(color="#f1c40f", label="both: injective"),
-            Patch(color="#2c3e50", label="both: not injective"),
-            Patch(color="#e74c3c", label=f"sampling says injective, but not injective ({s['overestimated']})"),
-            Patch(color="#f39c12", label=f"exact injective, sampling not ({s['conservative']})"),
+            Patch(color=_OI["yellow"], label="both: injective"),
+            Patch(color=palette.INK, label="both: not injective"),
+            Patch(color=_OI["vermillion"], label=f"sampling says injective, but not injective ({s['overestimated']})"),
+            Patch(color=_OI["sky_blue"], label=f"exact injective, sampling not ({s['conservative']})"),
         ],
         loc="upper left",
         fontsize=7,
@@ -207,7 +220,7 @@ def plot_conv(result: ex.ConvResult, *, fig: Any = None):
     ax3 = fig.add_subplot(gs[0, 0], projection="3d")
     V = platonic("tetrahedron").vectors
     faces = [[V[i] for i in f] for f in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3))]
-    ax3.add_collection3d(Poly3DCollection(faces, alpha=0.35, facecolor="tab:blue", edgecolor="k"))
+    ax3.add_collection3d(Poly3DCollection(faces, alpha=0.35, facecolor=_OI["blue"], edgecolor=palette.INK))
     ax3.scatter(*V.T, color="k")
     for set_lim, set_ticks in ((ax3.set_xlim, ax3.set_xticks), (ax3.set_ylim, ax3.set_yticks), (ax3.set_zlim, ax3.set_zticks)):
         set_lim(-1, 1)
@@ -218,12 +231,17 @@ def plot_conv(result: ex.ConvResult, *, fig: Any = None):
     d = result.distances
     fin = np.all(np.isfinite(d), axis=0) & (it >= 1)
     mean, std = result.mean, result.std
-    ax.plot(it[fin], mean[fin], label=f"mean over {d.shape[0]} trials")
+    ax.plot(it[fin], mean[fin], color=_OI["blue"], label=f"mean over {d.shape[0]} trials")
     ax.fill_between(
-        it[fin], np.maximum(mean[fin] - std[fin], d[:, fin].min(axis=0)), mean[fin] + std[fin], alpha=0.25, label="±std"
+        it[fin],
+        np.maximum(mean[fin] - std[fin], d[:, fin].min(axis=0)),
+        mean[fin] + std[fin],
+        color=_OI["blue"],
+        alpha=0.25,
+        label="±std",
     )
-    ax.plot(it[fin], d[:, fin].max(axis=0), ":", color="gray", linewidth=0.8, label="max / min")
-    ax.plot(it[fin], d[:, fin].min(axis=0), ":", color="gray", linewidth=0.8)
+    ax.plot(it[fin], d[:, fin].max(axis=0), ":", color=palette.MUTED, linewidth=0.8, label="max / min")
+    ax.plot(it[fin], d[:, fin].min(axis=0), ":", color=palette.MUTED, linewidth=0.8)
     ax.set_yscale("log")
     ax.set_xlabel("iteration k")
     ax.set_ylabel(r"$\|\alpha^{(k)} - \alpha^{\mathbb{S}}\|$")
