@@ -76,6 +76,7 @@ from .rectifying import (
     in_maximal_domain,
     is_rectifying,
 )
+from .sizes import full_size
 from .stability import (
     GlobalBounds,
     LocalStability,
@@ -93,6 +94,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "zoo",
+    "full_size",
     "Frame",
     "ReLULayer",
     "Domain",
