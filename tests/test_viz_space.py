@@ -299,3 +299,17 @@ def test_paper_3d_figures(make, tmp_path):
     fig = make()
     assert len(fig.axes) == 3
     fig.savefig(tmp_path / "f.png", dpi=30)
+
+
+def test_viewer_display_bundle_has_a_static_png_for_readers_without_a_kernel():
+    import base64
+
+    v = space.PolytopeViewer(rf.zoo.random_sphere(12, 3, seed=1), width=100, height=100)
+    bundle = v._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    png = base64.b64decode(bundle["image/png"])
+    assert png.startswith(b"\x89PNG") and png == v.snapshot_png()
+    v.show("caps")
+    assert v.snapshot_png() != png  # the picture follows the visible layers
+    v.static_fallback = False
+    assert "image/png" not in v._repr_mimebundle_()

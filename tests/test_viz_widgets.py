@@ -308,3 +308,28 @@ def test_playground_in_three_dimensions_and_errors(monkeypatch):
 def test_presets():
     assert "mercedes-benz" in widgets.presets(2) and "cube" in widgets.presets(3)
     assert set(widgets.presets(2)).isdisjoint(widgets.presets(3))
+
+
+# ------------------------------------------------------------------ readers without a kernel
+def _png_of(bundle):
+    import base64
+
+    return base64.b64decode(bundle["image/png"])
+
+
+def test_explorers_carry_a_static_png_next_to_the_widget_view(explorer):
+    bundle = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert _png_of(bundle) == explorer.last_png and explorer.last_png.startswith(b"\x89PNG")
+    # the picture follows the state: a new bias, a new PNG
+    explorer.offset.value = -0.2
+    assert _png_of(explorer._repr_mimebundle_()) == explorer.last_png
+    explorer.static_fallback = False
+    assert "image/png" not in explorer._repr_mimebundle_()
+
+
+def test_3d_explorer_and_playground_carry_a_static_png():
+    e3 = widgets.PolytopeExplorer3D("octahedron", width=120, height=120)
+    assert _png_of(e3._repr_mimebundle_()).startswith(b"\x89PNG")
+    pg = widgets.ReconstructionPlayground("mercedes-benz", offset=-0.5)
+    assert _png_of(pg._repr_mimebundle_()) == pg.last_png

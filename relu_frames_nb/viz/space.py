@@ -28,6 +28,8 @@ pythreejs and matplotlib are imported inside the functions that need them.
 
 from __future__ import annotations
 
+import base64
+import io
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -903,8 +905,28 @@ class PolytopeViewer:
         self._build_all()
 
     # ------------------------------------------------------------------ display
+    #: put a static PNG (matplotlib) next to the widget view when displayed, for readers without a kernel
+    static_fallback = True
+
     def _repr_mimebundle_(self, **kwargs):
-        return self.renderer._repr_mimebundle_(**kwargs)
+        bundle = self.renderer._repr_mimebundle_(**kwargs)
+        if self.static_fallback and isinstance(bundle, dict):
+            bundle["image/png"] = base64.b64encode(self.snapshot_png()).decode("ascii")
+        return bundle
+
+    def snapshot_png(self, *, dpi: int = 72, size: float = 4.5) -> bytes:
+        """A PNG of what the viewer shows (visible layers, current selection), drawn with matplotlib.
+
+        Front-ends with a widget manager show the live view; GitHub, nbviewer without widget state
+        and PDF exports show this picture instead.
+        """
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        fig = static_render(self, size=size)
+        FigureCanvasAgg(fig)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=as_count(dpi, "dpi"), pil_kwargs={"compress_level": 6})
+        return buf.getvalue()
 
     @property
     def frame(self) -> Frame:

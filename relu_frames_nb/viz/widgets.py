@@ -116,6 +116,28 @@ class _ErrorArea:
         self.errors.outputs = ()
 
 
+class _StaticFallback:
+    """Carry a PNG of the current picture in the widget's display bundle.
+
+    Front-ends with a widget manager (JupyterLab, Notebook 7, Voila) prefer the widget view; a
+    reader without a kernel (GitHub, nbviewer without widget state, a PDF export) gets the PNG
+    instead of an empty cell. Set ``static_fallback = False`` on an instance to leave it out.
+    """
+
+    static_fallback = True
+
+    def _static_png(self) -> bytes | None:
+        return getattr(self, "last_png", None)
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if self.static_fallback and isinstance(bundle, dict):
+            png = self._static_png()
+            if png:
+                bundle["image/png"] = base64.b64encode(png).decode("ascii")
+        return bundle
+
+
 def _png(fig: Any, dpi: int) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -177,7 +199,7 @@ _OVERLAY_LABELS = {
 }
 
 
-class FrameExplorer2D(_ErrorArea, W.VBox):
+class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
     r"""Explore the injectivity of a ReLU layer on a 2-D domain.
 
     Parameters
@@ -555,7 +577,7 @@ def bias_table_html(frame: Frame, estimates: dict[str, Any], *, selected: int | 
             f"</thead><tbody>{''.join(rows)}</tbody></table></div>")  # fmt: skip
 
 
-class PolytopeExplorer3D(_ErrorArea, W.VBox):
+class PolytopeExplorer3D(_StaticFallback, _ErrorArea, W.VBox):
     r"""Explore the inscribing polytope of a frame for :math:`\mathbb{R}^3` and its biases.
 
     Parameters
@@ -581,6 +603,9 @@ class PolytopeExplorer3D(_ErrorArea, W.VBox):
         The HTML table shown.
     status_text : str
     """
+
+    def _static_png(self) -> bytes | None:
+        return self.viewer.snapshot_png()
 
     def __init__(self, frame: Any = "icosahedron", *, domain: str = "sphere", layers: Any = None, m: int = 20, seed: int = 0,
                  width: int = 460, height: int = 460) -> None:  # fmt: skip
@@ -774,7 +799,7 @@ class PolytopeExplorer3D(_ErrorArea, W.VBox):
 # ---------------------------------------------------------------------------------
 
 
-class ReconstructionPlayground(_ErrorArea, W.VBox):
+class ReconstructionPlayground(_StaticFallback, _ErrorArea, W.VBox):
     r"""Reconstruct an input from the output of a ReLU layer.
 
     Pick ``x`` (sliders), see :math:`z = C_\alpha x` and the active set :math:`I_x`, the
