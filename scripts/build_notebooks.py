@@ -74,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             nb, seconds = execute(src, args.cell_timeout)
         except Exception as exc:  # report every notebook, then fail
-            failed.append(f"{src.name}: {type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}")
-            print(f"  FAILED: {failed[-1]}", flush=True)
+            failed.append(f"{src.name}: {type(exc).__name__}")
+            print(f"  FAILED: {type(exc).__name__}\n" + "\n".join(str(exc).strip().splitlines()[-25:]), flush=True)
             continue
         nbformat.write(nb, out / f"{src.stem}.ipynb")
         times.append((src.stem, seconds))

@@ -151,11 +151,15 @@ def test_parser_on_a_small_source(tmp_path):
     assert cov["d:four"] == ([], [])
 
 
-def test_tour_indexes_the_chain():
-    tour = NOTEBOOKS / "00_tour.py"
-    if not tour.exists():
-        pytest.fail("notebooks/00_tour.py (the tour with the index of the chain) is missing", pytrace=False)
-    links = set(re.findall(r"\]\((\d\d_\w+)\.ipynb\)", tour.read_text(encoding="utf-8")))
-    chain = {p.stem for p in SOURCES if p.name != tour.name}
-    assert not links - chain, f"the tour links notebooks that do not exist: {sorted(links - chain)}"
-    assert not chain - links, f"the tour's index misses notebooks: {sorted(chain - links)}"
+def test_index_links_the_chain_and_maps_every_tag():
+    index = NOTEBOOKS / "00_index.py"
+    if not index.exists():
+        pytest.fail("notebooks/00_index.py (the index of the chain) is missing", pytrace=False)
+    text = index.read_text(encoding="utf-8")
+    links = set(re.findall(r"\]\((\d\d_\w+)\.ipynb\)", text))
+    chain = {p.stem for p in SOURCES if p.name != index.name}
+    assert not links - chain, f"the index links notebooks that do not exist: {sorted(links - chain)}"
+    assert not chain - links, f"the index misses notebooks: {sorted(chain - links)}"
+    mapped = set(re.findall(r'^\s*\("([A-Za-z0-9:_-]+)",', text, flags=re.M))
+    assert set(TAGS) <= mapped, f"the index's paper map misses tags: {sorted(set(TAGS) - mapped)}"
+    assert mapped <= set(TAGS), f"the index's paper map has unknown tags: {sorted(mapped - set(TAGS))}"
