@@ -1,11 +1,17 @@
 # Convenience targets; the scripts do the work (and need only Python 3 and bash).
-.PHONY: lab test bench clean
+.PHONY: lab test bench notebooks binder-check clean
 
 lab:
 	bash scripts/lab.sh
 
 test:
 	bash scripts/test.sh
+
+notebooks:
+	bash scripts/notebooks.sh
+
+binder-check:
+	bash scripts/binder_check.sh
 
 bench:
 	bash scripts/_setup.sh "notebooks,test,bench"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Set everything up and open the notebook kit in JupyterLab.
+# Set everything up and open the notebook kit in JupyterLab, at its index (notebooks/00_index.ipynb).
+# RELU_FRAMES_FULL=1 bash scripts/lab.sh runs every experiment of the chain at the paper's sizes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/_setup.sh "notebooks,test"
-exec .venv/bin/jupyter lab notebooks/ "$@"
+cd notebooks
+exec ../.venv/bin/jupyter lab 00_index.ipynb "$@"
