@@ -122,9 +122,17 @@ def _as_rows(Z: Any, m: int, name: str) -> tuple[np.ndarray, bool]:
     return arr, single
 
 
-def _as_outputs(Z: Any, m: int, name: str = "Z") -> tuple[np.ndarray, bool]:
-    """Outputs of a ReLU layer: like :func:`_as_rows`, and non-negative."""
+def _as_outputs(Z: Any, m: int, name: str = "Z", zero_tol: float = 0.0) -> tuple[np.ndarray, bool]:
+    """Outputs of a ReLU layer: like :func:`_as_rows`, and non-negative.
+
+    With ``zero_tol > 0`` entries in ``[-zero_tol, zero_tol]`` are set to exactly 0 first (outputs
+    that went through floating-point arithmetic, e.g. recovered by inverting a second layer).
+    """
     arr, single = _as_rows(Z, m, name)
+    if zero_tol > 0 and arr.size:
+        small = np.abs(arr) <= zero_tol
+        if small.any():
+            arr = np.where(small, 0.0, arr)
     if arr.size and arr.min() < 0:
         r, i = np.unravel_index(int(np.argmin(arr)), arr.shape)
         raise InputError(
@@ -403,7 +411,8 @@ def relu_synthesis(
 
 
 def reconstruct(
-    layer: ReLULayer, Z: Any, *, bank: LeftInverseBank | None = None, rank_tol: float = DEFAULT_RANK_TOL
+    layer: ReLULayer, Z: Any, *, bank: LeftInverseBank | None = None, rank_tol: float = DEFAULT_RANK_TOL,
+    zero_tol: float = 0.0,
 ) -> np.ndarray:
     r"""Recover the inputs from outputs of a ReLU layer (Algorithm C4, batched).
 
@@ -423,6 +432,11 @@ def reconstruct(
         Precomputed left inverses of the same layer.
     rank_tol : float, default 1e-10
         Relative singular-value tolerance for deciding that :math:`\Phi_J` spans.
+    zero_tol : float, default 0
+        Entries with :math:`|z_i| \le` ``zero_tol`` count as zero (inactive). Exact outputs of the
+        layer need none; outputs recovered through floating-point arithmetic (for instance by
+        inverting the next layer of a network) carry zeros as ``±1e-16``, which would otherwise be
+        read as active coordinates or rejected as negative.
 
     Returns
     -------
@@ -448,12 +462,13 @@ def reconstruct(
     """
     L = as_layer(layer)
     rank_tol = as_positive(rank_tol, "rank_tol")
+    zero_tol = as_nonnegative(zero_tol, "zero_tol")
     if bank is not None:
         if not isinstance(bank, LeftInverseBank):
             raise InputError(f"bank must be a LeftInverseBank; got {type(bank).__name__}.")
         bank._check_layer(L)
-        return bank.reconstruct(Z, rank_tol=rank_tol)
-    Zb, single = _as_outputs(Z, L.m, "Z")
+        return bank.reconstruct(Z, rank_tol=rank_tol, zero_tol=zero_tol)
+    Zb, single = _as_outputs(Z, L.m, "Z", zero_tol)
     mask = Zb > 0
     X, failed = _solve_active(L.frame.vectors, L.alpha, Zb, mask, rank_tol)
     if failed.size:
@@ -812,7 +827,8 @@ class LeftInverseBank:
             vals = np.take_along_axis(Zb[rr] + alpha, self._cols[k], axis=1)
             out[rr] = np.matmul(self._duals[k], vals[:, :, None])[:, :, 0]
 
-    def reconstruct(self, Z: Any, *, scan: bool | None = None, rank_tol: float | None = None) -> np.ndarray:
+    def reconstruct(self, Z: Any, *, scan: bool | None = None, rank_tol: float | None = None,
+                    zero_tol: float = 0.0) -> np.ndarray:  # fmt: skip
         r"""Recover the inputs of the outputs ``Z`` with the bank's left inverses.
 
         Parameters
@@ -823,6 +839,8 @@ class LeftInverseBank:
             See :meth:`assign`.
         rank_tol : float, optional
             Rank tolerance of the fall-back solve (default: the bank's).
+        zero_tol : float, default 0
+            Entries with absolute value at most this count as zero (see :func:`reconstruct`).
 
         Returns
         -------
@@ -835,7 +853,7 @@ class LeftInverseBank:
         """
         L = self._layer
         rank_tol = self._rank_tol if rank_tol is None else as_positive(rank_tol, "rank_tol")
-        Zb, single = _as_outputs(Z, L.m, "Z")
+        Zb, single = _as_outputs(Z, L.m, "Z", as_nonnegative(zero_tol, "zero_tol"))
         mask = Zb > 0
         choice = self._assign(Zb, mask, scan)
         X = np.empty((Zb.shape[0], L.n))

@@ -673,3 +673,20 @@ def test_prelu_from_weights_and_validation():
     with pytest.raises(DimensionMismatchError):
         P.inverse([1.0, 2.0])
     assert P.m == 5 and P.n == 2 and P.gamma.shape == (5,)
+
+
+def test_zero_tol_reads_floating_point_zeros_of_a_recovered_output_as_inactive():
+    rng = np.random.default_rng(5)
+    L1 = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5)
+    X = rf.Ball(2).sample(200, seed=3)
+    Z = L1(X)
+    assert (Z == 0).any()  # some rows are inactive
+    noisy = Z + np.where(Z == 0, rng.choice([-1e-16, 1e-16], size=Z.shape), 0.0)  # as after inverting layer 2
+    with pytest.raises(rf.InputError, match="non-negative"):
+        rf.reconstruct(L1, noisy)
+    np.testing.assert_allclose(rf.reconstruct(L1, noisy, zero_tol=1e-12), X, atol=1e-12)
+    bank = rf.LeftInverseBank.from_facets(L1)
+    np.testing.assert_allclose(bank.reconstruct(noisy, zero_tol=1e-12), X, atol=1e-12)
+    np.testing.assert_allclose(rf.reconstruct(L1, noisy, bank=bank, zero_tol=1e-12), X, atol=1e-12)
+    with pytest.raises(rf.InputError, match="zero_tol"):
+        rf.reconstruct(L1, Z, zero_tol=-1.0)
