@@ -392,13 +392,14 @@ assert rf.check_rectifying(L2, rf.Samples(Y2)).rectifying  # in particular on th
 # layer 1. One practical detail: `rf.reconstruct` reads the active set from the **positive** entries
 # of an output. Layer 1 outputs exact zeros, which the inverse of layer 2 returns as rounding noise
 # of order $10^{-16}$, with either sign; a positive one would mark an inactive element of layer 1 as
-# active (with the wrong value $\alpha_i$). So entries below $10^{-9}$ are set to 0 before the second
-# inversion.
+# active, a negative one is refused. `zero_tol=1e-9` tells `rf.reconstruct` to read such entries as 0.
 
 # %%
 out = L2(L(X2))  # the network
 Y_hat = rf.reconstruct(L2, out)  # invert layer 2
-X_hat = rf.reconstruct(L, np.where(Y_hat > 1e-9, Y_hat, 0.0))  # then layer 1
+noise = np.abs(Y_hat[Y2 == 0]).max()
+X_hat = rf.reconstruct(L, Y_hat, zero_tol=1e-9)  # then layer 1
+assert noise < 1e-12  # the zeros of layer 1 come back as zeros up to rounding noise
 err2, err = np.abs(Y_hat - Y2).max(), np.abs(X_hat - X2).max()
 print(f"{N} inputs: layer-2 inverse exact to 1e-10: {err2 < 1e-10}; network inverse exact to 1e-8: {err < 1e-8}")
 assert err2 < 1e-10
