@@ -96,11 +96,13 @@ pbe = rf.polytope_bias(ico, rf.Sphere(3))
 np.testing.assert_allclose(explorer3d.estimate.values, pbe.values, atol=1e-12)
 np.testing.assert_allclose(pbe.values, 1 / np.sqrt(5), atol=1e-12)  # the same for all twelve vertices: symmetry
 assert explorer3d.viewer.scene.P.n_facets == 20
+first_vertex = explorer3d.vertex.value
 explorer3d.vertex.value = 3
 assert explorer3d.viewer.scene.star().vertex == 3 and len(explorer3d.viewer.scene.star().facets) == 5
 explorer3d.domain_kind.value = "ball"
 np.testing.assert_allclose(explorer3d.estimate.values, 0.0, atol=1e-12)  # s * a with a = 1/sqrt5 > 0 on the ball
 explorer3d.domain_kind.value = "sphere"
+explorer3d.vertex.value = first_vertex  # back to the first state, for the class
 assert not explorer3d.error_text
 print(f"polytope bias of every vertex on the sphere: {pbe.values[0]:.6f} = 1/√5; on the ball: 0")
 

@@ -37,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 NOTEBOOK_SOURCES = HERE / "notebooks"
+CHAIN_PLAYGROUND = HERE.parents[1] / "notebooks" / "12_playground.py"
 CHROMIUM = os.environ.get("RFNB_CHROMIUM", "/usr/bin/chromium")
 REQUIRE_BROWSER = os.environ.get("RFNB_REQUIRE_BROWSER", "") not in ("", "0")
 
@@ -131,7 +132,8 @@ def jupyter_home(tmp_path_factory, browser_requirements) -> Path:
     (home / "config" / "labconfig" / "page_config.json").write_text(
         json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}})
     )
-    for source in sorted(NOTEBOOK_SOURCES.glob("*.py")):
+    # the test notebooks, and the chain's playground as it is served to a class with Voila
+    for source in [*sorted(NOTEBOOK_SOURCES.glob("*.py")), CHAIN_PLAYGROUND]:
         nb = jupytext.read(source)
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
         nb.metadata.pop("jupytext", None)
@@ -314,6 +316,12 @@ def notebook7_server(jupyter_home, artifacts_dir):
 @pytest.fixture(scope="module")
 def voila_server(jupyter_home, artifacts_dir):
     with running_server("voila", jupyter_home, artifacts_dir, notebook="playground.ipynb") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def voila_chain_server(jupyter_home, artifacts_dir):
+    with running_server("voila", jupyter_home, artifacts_dir, notebook=f"{CHAIN_PLAYGROUND.stem}.ipynb") as server:
         yield server
 
 

@@ -38,3 +38,21 @@ def test_playground_renders_and_slider_round_trips(page, voila_server, artifacts
     assert slider_readout(slider) < x1
     assert_no_widget_errors(page)
     page.screenshot(path=str(artifacts_dir / "voila-playground-after.png"), full_page=True)
+
+
+def test_chain_playground_is_an_app_with_three_live_explorers(page, voila_chain_server, artifacts_dir):
+    """notebooks/12_playground as a class sees it in Voila: live widgets (not the static PNG fallback),
+    a non-blank WebGL canvas, every check cell passed."""
+    from .jupyter_ui import assert_canvas_nonblank
+
+    page.goto(voila_chain_server.url("/"), wait_until="domcontentloaded", timeout=LOAD_TIMEOUT)
+    page.locator(".jp-OutputArea-output", has_text="12_playground: all checks passed").first.wait_for(timeout=RUN_TIMEOUT)
+    for css in (".rfnb-frame-explorer-2d", ".rfnb-polytope-explorer-3d", ".rfnb-reconstruction-playground"):
+        page.locator(css).first.wait_for(timeout=LOAD_TIMEOUT)  # the widget's DOM, so not the fallback picture
+    assert page.locator(".rfnb-frame-explorer-2d .rfnb-verdict").first.inner_text().startswith("injective")
+    assert image_src(page.locator(".rfnb-frame-explorer-2d").first)
+    canvas = page.locator(".rfnb-polytope-explorer-3d canvas").first
+    (artifacts_dir / "voila-chain-playground-canvas.png").write_bytes(assert_canvas_nonblank(canvas))
+    assert page.locator(".jp-OutputArea-output", has_text="Traceback").count() == 0
+    assert_no_widget_errors(page)
+    page.screenshot(path=str(artifacts_dir / "voila-chain-playground.png"), full_page=True)
