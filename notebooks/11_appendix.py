@@ -13,8 +13,9 @@
 # al. (App. A), proves the omnidirectional completion (App. B) and gives pseudo-code for every
 # algorithm (App. C). This notebook checks App. A, recalls where App. B is treated, and maps each
 # line of the pseudo-code to the package call that implements it, in one table, followed by a
-# check per algorithm against a literal transcription of the printed lines. The transcriptions are
-# written inline **only for that comparison**; everywhere else the chain calls the package.
+# check per algorithm against a literal transcription of the printed lines. The transcriptions live
+# in `relu_frames_nb.reference` (slow by design, **only for such comparisons** and for reading);
+# everywhere else the chain calls the fast package functions.
 #
 # **What you will learn**
 #
@@ -33,6 +34,11 @@
 # | `[alg:reludual2]` | Algorithm 4, the ReLU-synthesis matrix | `rf.relu_dual` |
 # | `[alg:recon]` | Algorithm 5, reconstruction from an output | `rf.reconstruct`, `rf.LeftInverseBank` |
 #
+# The literal transcriptions used for the checks are `reference.is_admissible` and
+# `reference.admissible_sets` (App. A), `reference.algorithm_1` to `reference.algorithm_5` and
+# `reference.formula_i` (App. C), from `relu_frames_nb.reference`; each docstring quotes the printed
+# lines and names the package call it is checked against.
+#
 # One **erratum** (an inconsistency) is shown here: Algorithm 2 minimizes over all pairs of a facet,
 # while formula (i), which it is meant to compute, only over the pairs that contain the element.
 # The printed programs of App. C2 (iii) and (iv) and the weights and test of App. B are corrected,
@@ -40,12 +46,10 @@
 # algorithm (App. C4) in [09_reconstruction](09_reconstruction.ipynb).
 
 # %%
-import itertools
-
 import numpy as np
-from scipy.optimize import linprog, minimize
 
 import relu_frames_nb as rf
+from relu_frames_nb import reference  # literal transcriptions of App. A and App. C, slow by design
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240808
@@ -67,13 +71,16 @@ np.set_printoptions(precision=4, suppress=True)
 # [02_injectivity](02_injectivity.ipynb)) "the layer is injective on $\mathbb{R}^n$".
 #
 # Check on small frames in $\mathbb{R}^2$ and $\mathbb{R}^3$ with random biases, by enumerating all $2^m$
-# index sets. Admissibility is decided by a linear program (written out below for this check only) ($\max t$ subject to
+# index sets with `reference.admissible_sets(L)`. Admissibility is decided by a linear program,
+# `reference.is_admissible(Phi, alpha, J)` ($\max t$ subject to
 # $\langle x,\phi_i\rangle \ge \alpha_i$ on $J$, $\langle x,\phi_i\rangle + t \le \alpha_i$ off $J$,
-# $t \le 1$; admissible iff $t^* > 0$, and the optimal $x$ is a witness). Then:
+# $t \le 1$; admissible iff $t^* > 0$, and the optimal $x$ is a witness; `strict=True` for Bruna's open
+# cells). Then:
 # * every admissible $J$ is the active set $I_x$ of its witness;
 # * every active set met at many points — random far-away samples and one point on every face around
 #   every vertex of the arrangement of hyperplanes $\langle x,\phi_i\rangle = \alpha_i$ (all faces touch
-#   a vertex) — is admissible, and together they exhaust the admissible sets;
+#   a vertex; `reference.arrangement_face_points`) — is admissible, and together they exhaust the
+#   admissible sets;
 # * Bruna's open cells give the same sets for hyperplanes in general position, but fewer when
 #   hyperplanes coincide: for the $\pm$ basis with $\alpha = 0$ the sets $\{e_1, e_2, -e_2\}$ etc. (on
 #   the axes, where $\pm e_2$ are both active with equality) have no open cell;
@@ -81,63 +88,16 @@ np.set_printoptions(precision=4, suppress=True)
 #   with the exact injectivity test (Tukey depth) on random frames of 5 to 8 vectors in $\mathbb{R}^2$.
 
 # %%
-def admissible(Phi, alpha, J, strict=False):
-    """LP: is J (modified, or Bruna's with strict=True) admissible? Returns (bool, witness x)."""
-    m, n = Phi.shape
-    inJ = np.zeros(m, dtype=bool)
-    inJ[list(J)] = True
-    # variables (x, t); maximize t
-    A = np.vstack([np.c_[-Phi[inJ], np.full(inJ.sum(), 1.0 if strict else 0.0)], np.c_[Phi[~inJ], np.ones((~inJ).sum())]])
-    b = np.r_[-alpha[inJ], alpha[~inJ]]
-    res = linprog(np.r_[np.zeros(n), -1.0], A_ub=A, b_ub=b, bounds=[(None, None)] * n + [(None, 1.0)], method="highs")
-    return (res.status == 0 and -res.fun > 1e-9), (res.x[:n] if res.status == 0 else None)
-
-
-def points_near_vertices(Phi, alpha, eps=1e-6):
-    """A point on every face of the hyperplane arrangement around every vertex.
-
-    At a vertex v where the n hyperplanes S meet, the faces around v are the sign patterns of
-    <x - v, phi_i>, i in S: zero on T, +-1 on S \\ T. Solving Phi_S d = b for each pattern b gives
-    one point v + eps d on each of them (every face of an arrangement of a spanning frame touches
-    a vertex).
-    """
-    m, n = Phi.shape
-    out = []
-    for S in itertools.combinations(range(m), n):
-        A = Phi[list(S)]
-        if abs(np.linalg.det(A)) < 1e-9:
-            continue
-        v = np.linalg.solve(A, alpha[list(S)])
-        for b in itertools.product([-1.0, 0.0, 1.0], repeat=n):
-            d = np.linalg.solve(A, np.array(b))
-            out.append(v + eps * d / max(np.linalg.norm(d), 1e-300))
-    return np.vstack(out)
-
-
-def admissible_sets(La):
-    """All modified- and Bruna-admissible index sets of a layer, with a witness x for each modified one."""
-    Phi, a, m = La.frame.vectors, La.alpha, La.m
-    modified, bruna = {}, set()
-    for r in range(m + 1):
-        for J in itertools.combinations(range(m), r):
-            ok, x = admissible(Phi, a, J)
-            if ok:
-                modified[J] = x
-            if admissible(Phi, a, J, strict=True)[0]:
-                bruna.add(J)
-    return modified, bruna
-
-
 cases = [(f"random m={m}, n={n}", rf.ReLULayer(rf.zoo.random_sphere(m, n, seed=SEED + s),
                                                  0.4 * np.random.default_rng(s).standard_normal(m)))
          for n, m, s in [(2, 6, 1), (2, 7, 2), (3, 7, 3)]]
 cases.append(("+- basis, alpha = 0", rf.ReLULayer(rf.zoo.plus_minus_basis(2), 0.0)))
 for name, La in cases:
     n, Phi, a = La.n, La.frame.vectors, La.alpha
-    modified, bruna = admissible_sets(La)
+    modified, bruna = reference.admissible_sets(La)
     for J, x in modified.items():  # J = I_x at its witness
         assert tuple(np.flatnonzero(La.active_set(x, tol=1e-9))) == J
-    pts = np.vstack([rf.RealSpace(n).sample(N, seed=1) * 100.0, points_near_vertices(Phi, a)])
+    pts = np.vstack([rf.RealSpace(n).sample(N, seed=1) * 100.0, reference.arrangement_face_points(Phi, a)])
     seen = {tuple(np.flatnonzero(row)) for row in La.active_set(pts, tol=1e-9)}
     extra = sorted(set(modified) - bruna)
     print(f"{name:20s}: {len(modified):2d} admissible sets (modified) = {len(seen)} active sets met; "
@@ -154,9 +114,8 @@ n_frames = 30 if FULL else 12
 for seed in range(n_frames):
     n = 2
     Fz = rf.zoo.random_sphere(5 + seed % 4, n, seed=seed)
-    zero = np.zeros(Fz.m)
-    all_span = all(Fz.spans(list(J)) for r in range(Fz.m + 1) for J in itertools.combinations(range(Fz.m), r)
-                   if admissible(Fz.vectors, zero, J)[0])
+    modified, _ = reference.admissible_sets(rf.ReLULayer(Fz, 0.0))
+    all_span = all(Fz.spans(list(J)) for J in modified)
     exact = rf.zero_bias_injective(Fz).injective
     agree += all_span == exact
     injective += exact
@@ -252,27 +211,17 @@ print(f"every call of the table ran: {F.m} vectors in R^{n}, {P.n_facets} facets
 # | $\alpha_i \leftarrow \min\{\langle z,\phi_i\rangle, \alpha_i\}$, $i \in J^*(z)$ | one `min` per chunk of rows |
 # | while-loop variant with `steps` | `early_stop=(tol, patience)` |
 #
-# Check: the literal loop and the library agree exactly (same samples, both initializations), the
-# result is rectifying on the samples, and the early-stopping variant reports convergence.
+# Check: the literal loop `reference.algorithm_1(Phi, X, alpha0)` (one sample at a time, $J^*(z)$ the
+# $n$ largest coefficients of this full-spark frame) and the library agree exactly (same samples, both
+# initializations), the result is rectifying on the samples, and the early-stopping variant reports
+# convergence.
 
 # %%
 Fs = rf.zoo.random_sphere(15, 3, seed=SEED)
 Xs = rf.Ball(3).sample(N, seed=SEED + 1)
 alpha_Phi = rf.polytope_bias(Fs, "boundary").values
-
-
-def algorithm_1(Phi, X, alpha0):
-    alpha = alpha0.copy()
-    n = Phi.shape[1]
-    for z in X:
-        coeff = Phi @ z
-        J = np.argsort(-coeff)[:n]  # J*(z) of a full-spark frame: the n largest coefficients
-        alpha[J] = np.minimum(coeff[J], alpha[J])
-    return alpha
-
-
 for name, init, lib_init in [("alpha_Phi", alpha_Phi, alpha_Phi), ("+inf", np.full(Fs.m, np.inf), "none")]:
-    literal = algorithm_1(Fs.vectors, Xs, init)
+    literal = reference.algorithm_1(Fs.vectors, Xs, init)
     lib = rf.sampling_bias(Fs, Xs, init=lib_init, progress=False)
     np.testing.assert_allclose(lib.values, literal, rtol=0, atol=1e-14)
     print(f"init {name:9s}: literal loop == library (to rounding); {int(np.isinf(lib.values).sum())} irrelevant elements")
@@ -300,15 +249,14 @@ assert est.converged and est.n_samples < 50 * N
 # every element is at least the facet's smallest inner product), formula (i) is the tighter one and
 # the one the library uses.
 #
-# Counterexample: for a random frame the two differ; both are rectifying on $\partial P_\Phi$.
+# Counterexample: for a random frame the two differ; both are rectifying on $\partial P_\Phi$. The printed
+# algorithm is `reference.algorithm_2(F)`, formula (i) element by element is `reference.formula_i(F)`.
 
 # %%
 Fp = rf.zoo.random_sphere(12, 3, seed=SEED)
 P = rf.inscribing_polytope(Fp)
-G = Fp.gram
-beta = [min(G[k, l] for k, l in itertools.combinations(P.facet(j), 2)) for j in range(P.n_facets)]
-alg2 = np.array([min(beta[j] for j in P.facets_of(i)) for i in range(Fp.m)])
-formula_i = np.array([min(G[l, i] for j in P.facets_of(i) for l in P.facet(j)) for i in range(Fp.m)])
+alg2 = reference.algorithm_2(P)  # per facet the minimum over all pairs, per element over its facets
+formula_i = reference.formula_i(P)  # per element the minimum over the pairs that contain it
 lib = rf.polytope_bias(P, "boundary").values
 np.testing.assert_allclose(lib, formula_i, atol=1e-12)
 print(f"formula (i) == library; Algorithm 2 is smaller for {int(np.sum(alg2 < formula_i - 1e-12))} of {Fp.m} elements")
@@ -327,31 +275,13 @@ for name, a in [("Algorithm 2", alg2), ("formula (i)", formula_i)]:
 # is $-\lVert P_{\operatorname{cone}(F)}(-\phi_i)\rVert$ (Moreau), one non-negative least-squares projection
 # per facet and vertex, all in one batch.
 #
-# Check against the printed program solved literally with a general-purpose solver (SLSQP, a few
-# starts) on the tetrahedron ($-1/\sqrt3$) and a random frame.
+# Check against the printed program solved literally with a general-purpose solver,
+# `reference.algorithm_3(F)` (SLSQP, a few starts per facet), on the tetrahedron ($-1/\sqrt3$) and a
+# random frame.
 
 # %%
-def algorithm_3(F):
-    P = rf.inscribing_polytope(F)
-    V = P.points
-    aPhi = rf.polytope_bias(P, "boundary").values
-    out = aPhi.copy()
-    for i in np.flatnonzero(aPhi < 0):
-        best = aPhi[i]
-        for j in P.facets_of(i):
-            D = V[P.facet(j)].T
-            cons = [{"type": "ineq", "fun": lambda c, D=D: 1.0 - np.sum((D @ c) ** 2)}]
-            for start in np.random.default_rng(i).random((4, D.shape[1])):
-                r = minimize(lambda c, D=D: (D @ c) @ V[i], start / np.linalg.norm(D @ start), method="SLSQP",
-                             bounds=[(0, None)] * D.shape[1], constraints=cons, options={"ftol": 1e-12, "maxiter": 500})
-                if r.success:
-                    best = min(best, r.fun)
-        out[i] = best
-    return out
-
-
 for name, Fr in [("tetrahedron", rf.zoo.platonic("tetrahedron")), ("random m=10", rf.zoo.random_sphere(10, 3, seed=SEED))]:
-    literal = algorithm_3(Fr)
+    literal = reference.algorithm_3(Fr)
     lib = rf.polytope_bias(Fr, rf.Sphere(3)).values
     print(f"{name:12s}: Algorithm 3 (SLSQP) and the library agree to 1e-6: {np.abs(literal - lib).max() < 1e-6}; "
           f"alpha_S in [{lib.min():+.4f}, {lib.max():+.4f}]")
@@ -372,38 +302,25 @@ np.testing.assert_allclose(rf.polytope_bias(rf.zoo.platonic("tetrahedron"), rf.S
 # from each output) and `rf.LeftInverseBank(L, sets).reconstruct(Z)` (precomputed $\tilde D_J$ for a
 # list of sets: facets or most correlated bases).
 #
-# Check: both literal algorithms agree with the library on a layer with the polytope bias on the
-# ball, for many outputs, and reconstruct the inputs.
+# Check: both literal algorithms, `reference.algorithm_4(Phi, J)` (with the printed inverse of $S_J$)
+# and `reference.algorithm_5(Phi, alpha, z)` (one output at a time), agree with the library on a layer
+# with the polytope bias on the ball, for many outputs, and reconstruct the inputs.
 
 # %%
 Fr = rf.zoo.random_sphere(14, 3, seed=SEED + 3)
 Lr = rf.ReLULayer(Fr, rf.polytope_bias(Fr, rf.Ball(3)).values)
 Xr = rf.Ball(3).sample(500, seed=SEED + 4)
 Zr = Lr(Xr)
-
-
-def algorithm_4(Phi, J):
-    C = Phi[list(J)]
-    S_inv = np.linalg.inv(C.T @ C)
-    return np.column_stack([S_inv @ psi for psi in C])
-
-
-def algorithm_5(Phi, alpha, z):
-    J = np.flatnonzero(z > 0)  # J inside I_x0 with Phi_J a frame: the positive coordinates
-    zeta = (z + alpha)[J]  # unbias, restrict
-    return algorithm_4(Phi, J) @ zeta
-
-
 J = [3, 0, 11, 7]
-np.testing.assert_allclose(rf.relu_dual(Lr, J), algorithm_4(Fr.vectors, J), atol=1e-12)
-literal = np.array([algorithm_5(Fr.vectors, Lr.alpha, z) for z in Zr])
+np.testing.assert_allclose(rf.relu_dual(Lr, J), reference.algorithm_4(Fr.vectors, J), atol=1e-12)
+literal = reference.algorithm_5(Fr.vectors, Lr.alpha, Zr)  # one output at a time
 np.testing.assert_allclose(literal, Xr, atol=1e-10)
 np.testing.assert_allclose(rf.reconstruct(Lr, Zr), literal, atol=1e-10)
 bank = rf.LeftInverseBank.from_facets(Lr)
 np.testing.assert_allclose(bank.reconstruct(Zr), Xr, atol=1e-10)
 k = bank.assign(Zr[0])
 J0 = bank.index_sets[k]
-np.testing.assert_allclose(bank.dual(k), algorithm_4(Fr.vectors, J0), atol=1e-12)
+np.testing.assert_allclose(bank.dual(k), reference.algorithm_4(Fr.vectors, J0), atol=1e-12)
 print(f"Algorithm 4 == relu_dual; Algorithm 5 == reconstruct == facet bank ({len(bank)} sets) on {len(Xr)} outputs")
 
 # %% [markdown]
