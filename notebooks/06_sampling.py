@@ -223,7 +223,8 @@ assert errors[-1] < errors[0] / 100 and all(b < a for a, b in zip(radii, radii[1
 #
 # What the paper observes, and what is checked below:
 # * every trial's proportion starts at 0 and never decreases in $k$ (the estimate only decreases, and a
-#   smaller bias keeps the rectifying property, Prop. "inclusive");
+#   smaller bias keeps the rectifying property, Prop. "inclusive" in
+#   [01_frames_and_relu_layers](01_frames_and_relu_layers.ipynb));
 # * at the last iteration the mean proportion is close to 1 (above 0.9 at the default size, above 0.99 at
 #   the paper's);
 # * the order of the curves: for each $n$ a lower redundancy gives a larger area under the curve, and for

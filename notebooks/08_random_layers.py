@@ -200,9 +200,9 @@ print(f"exact fraction first ≥ 1/2 for q in [{edges[half]:g}, {edges[half + 1]
 #
 # Random samples cover the sphere worse and worse as $n$ grows ($\rho \asymp (\log N/N)^{1/n}$), and the
 # directions that break injectivity can fill a thin cone. Then the sampled estimate stays too large and
-# even the corrected test accepts the layer. In the default grid every over-acceptance (vermillion in the
-# last panel) is at $n \ge 5$; for $n \le 4$ sampling and the exact test agree everywhere except in at most
-# one conservative cell.
+# even the corrected test accepts the layer. Every over-acceptance (vermillion in the last panel) is at
+# $n \ge 5$; for $n \le 4$ sampling and the exact test agree everywhere except in at most one conservative
+# cell.
 #
 # **The paper's largest dimension.** At $n = 30$ no Tukey depth is affordable, but a certified witness
 # (a point with fewer than 30 active elements, found by a small LP) is a proof of non-injectivity. We run
@@ -219,7 +219,9 @@ over = iso.overestimated
 print("over-accepted frames per dimension n:", {int(n): int(np.sum(over & (iso.n == n))) for n in np.unique(iso.n)})
 disagree = known & (iso.injective[:, j0] != (iso.exact_injective == 1))
 assert np.all(iso.n[over] >= 5) and np.all(iso.n[disagree & ~iso.conservative] >= 5)
-assert int(np.sum(disagree & (iso.n <= 4))) <= 1 and summary["agree"] >= 0.9 * summary["exact_known"]
+small = known & (iso.n <= 4)
+assert int(np.sum(disagree & small)) <= 1 and not np.any(over & small)
+print(f"n ≤ 4: sampled and exact verdicts agree on {int(np.sum(small & ~disagree))} of {int(small.sum())} frames")
 
 if FULL:
     rows = iso.n == 30
@@ -261,20 +263,24 @@ assert np.allclose(L6(pair.x), L6(pair.y)) and not np.allclose(pair.x, pair.y)
 # %% [markdown]
 # ## 5. The bias variance
 #
-# For $\sigma^2 = 0.1$ and $1$ almost no configuration passes: a random bias with $m$ entries almost surely
-# has some entry above the (small, mostly non-positive) estimate. The proportion of passing entries falls
-# as the variance grows, as the paper says. Failing the sampled test does not prove non-injectivity,
-# though: the test is only a sufficient condition.
+# A random bias with $m$ entries passes only if *every* entry stays below its estimate, and the estimates
+# are small. For $\sigma^2 = 0.1$ the passing region shrinks and its boundary blurs: at the default size
+# ($n \le 8$, where the estimates are mostly non-positive) almost nothing passes, while at the paper's size
+# a blurred band of frames with $n \ge 10$ still does (there the estimates, which scale with
+# $\lVert\phi_i\rVert \approx \sqrt n$, are larger). For $\sigma^2 = 1$ nothing passes. This is the paper's observation
+# that the way the bias is initialized matters a lot. Failing the sampled test does not prove
+# non-injectivity, though: the test is only a sufficient condition.
 #
-# Check: the mean proportion of passing entries decreases with $\sigma^2$; at $\sigma^2 = 0.1$ fewer than a tenth as
-# many configurations pass as at $\sigma^2 = 0$, and at $\sigma^2 = 1$ no more than at $0.1$.
+# Check: the mean proportion of passing entries decreases with $\sigma^2$; fewer configurations pass at
+# $\sigma^2 = 0.1$ than at $0$, and at $\sigma^2 = 1$ (almost) none.
 
 # %%
 mean_prop = iso.proportion.mean(axis=0)
 for v, p, k in zip(iso.variances, mean_prop, iso.injective.sum(axis=0)):
     print(f"σ² = {v:g}: mean proportion of passing entries {p:.4f}, configurations passing {int(k)}")
 assert np.all(np.diff(mean_prop) < 0)
-assert iso.injective[:, 1].sum() < 0.1 * iso.injective[:, 0].sum() and iso.injective[:, 2].sum() <= iso.injective[:, 1].sum()
+passing = iso.injective.sum(axis=0)
+assert passing[1] < passing[0] and passing[2] <= passing[1] and passing[2] <= 0.01 * iso.n.size
 
 # %% [markdown]
 # ## What we saw
@@ -283,12 +289,13 @@ assert iso.injective[:, 1].sum() < 0.1 * iso.injective[:, 0].sum() and iso.injec
 #   always, as $n \to \infty$) and $6.698$ is Maillard et al.'s conjectured sharp threshold; Figure "isinj" draws
 #   all three as lines $m = q\,n$.
 # - In low dimension the sampled verdicts follow the exact Tukey-depth test closely, and both move from
-#   "never" below $3.3\,n$ to "always" above $9.091\,n$, crossing one half somewhat below $6.698\,n$.
+#   "never" below $3.3\,n$ to "always" above $9.091\,n$; the exact fraction crosses one half between the proven
+#   bounds (at the default size just below $6.698\,n$).
 # - From $n = 5$ on, sampling over-accepts: frames between the proven bounds pass the sampled test but are
 #   certified not injective. At $n = 30$ the sampled transition sits near $3.4\,n$, and every frame it
 #   accepts there is provably not injective.
-# - A non-zero bias changes the picture completely: with variance $0.1$ or $1$ almost no random layer passes
-#   the (sufficient) sampled test.
+# - A random non-zero bias changes the picture: with variance $0.1$ far fewer layers pass the (sufficient)
+#   sampled test and the boundary blurs; with variance $1$ none pass.
 
 # %%
 print("08_random_layers: all checks passed")
