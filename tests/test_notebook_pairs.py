@@ -75,3 +75,17 @@ def test_widgets_read_sensibly_without_a_kernel(source):
         model = out["data"][WIDGET]["model_id"]
         assert model in state, f"{source.stem}: widget {model} has no saved state"
         assert out["data"].get("image/png"), f"{source.stem}: widget {model} has no static picture"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_sizes_follow_relu_frames_full(source):
+    text = source.read_text(encoding="utf-8")
+    assert "FULL = rf.full_size()" in text, f"{source.stem}: sizes must follow RELU_FRAMES_FULL through rf.full_size()"
+    assert not re.search(r"^FULL\s*=\s*(True|False)", text, flags=re.M), f"{source.stem}: a hard-coded FULL"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_each_notebook_says_what_you_learn_and_what_we_saw(source):
+    text = source.read_text(encoding="utf-8")
+    assert "What you will learn" in text, f"{source.stem}: no 'What you will learn' at the top"
+    assert "## What we saw" in text, f"{source.stem}: no 'What we saw' at the end"
