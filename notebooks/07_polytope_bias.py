@@ -814,12 +814,35 @@ star_S = space.vertex_star(ico, 1, domain=rf.Sphere(3))
 assert np.isclose(star_S.value, 1 / np.sqrt(5)) and np.isclose(np.linalg.norm(star_S.point), 1)
 
 # %% [markdown]
-# ## 8. Interactive view
+# ## 8. Figures "poly" and 4 in interactive 3-D
 #
-# `PolytopeViewer` shows the same scene with pythreejs (drag to rotate; switch layers with
-# `viewer.show("caps")`, pick a vertex with `viewer.select_vertex(4)`, another frame with
-# `viewer.set_frame(...)`). It needs a live kernel with widgets; where none runs (GitHub, nbviewer)
-# a static picture of the scene stands in for it, and the renderings of Figure 4 above show the same.
+# **[fig:poly]** The random frame of Figure "poly" in the 3-D explorer: tick *facets*, *spherical
+# caps* or *most correlated bases* to switch between the three decompositions of the sphere, drag to
+# rotate, pick a vertex to see its star and its polytope bias in the table. Without a running kernel
+# (GitHub, nbviewer) a still picture of the first view stands in for the widget.
+
+# %%
+from relu_frames_nb.viz.widgets import PolytopeExplorer3D
+
+explorer = PolytopeExplorer3D(F12, domain="sphere", layers=["facets", "edges", "vertices", "labels"], width=420, height=420)
+explorer
+
+# %%
+np.testing.assert_allclose(explorer.estimate.values, rf.polytope_bias(F12, rf.Sphere(3)).values, atol=1e-12)
+assert explorer.viewer.visible >= {"facets", "edges"} and not explorer.viewer.visible & {"caps", "correlated"}
+explorer.layer_toggles["edges"].value = False  # a tick hides a layer ...
+assert "edges" not in explorer.viewer.visible and not explorer.error_text
+explorer.layer_toggles["edges"].value = True  # ... and shows it again
+assert "edges" in explorer.viewer.visible and explorer.viewer.scene.P.n_facets == 20
+# caps and most correlated bases are meshes of the sphere, built on their first tick; the second one
+# holds exactly the bases J*(x) found on the samples above
+mesh, patch_bases, _ = space.correlated_sphere(F12)
+assert {tuple(b) for b in patch_bases} == {tuple(b) for b in bases}  # the same bases J*(x) as the samples above
+
+# %% [markdown]
+# **[fig:fig4]** The icosahedron of Figure 4 with the star of $\phi_2$ on the ball, as a pythreejs
+# `PolytopeViewer` (switch layers with `viewer.show("caps")`, pick a vertex with
+# `viewer.select_vertex(4)`, another frame with `viewer.set_frame(...)`).
 
 # %%
 viewer = space.PolytopeViewer(ico, layers=["sphere", "facets", "edges", "vertices", "labels", "star"], vertex=1,
@@ -828,8 +851,11 @@ viewer
 
 # %%
 assert viewer.scene.P.n_facets == 20 and viewer.visible >= {"facets", "star"}
+assert viewer.scene.star().vertex == 1 and len(viewer.scene.star().facets) == 5
+np.testing.assert_allclose(viewer.scene.star().value, 0.0, atol=1e-12)  # as in the right panel above
 viewer.select_vertex(4)
 assert viewer.scene.star().vertex == 4
+viewer.select_vertex(1)  # back to phi_2 for the saved view
 
 # %% [markdown]
 # ## What we saw

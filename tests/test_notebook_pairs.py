@@ -89,3 +89,9 @@ def test_each_notebook_says_what_you_learn_and_what_we_saw(source):
     text = source.read_text(encoding="utf-8")
     assert "What you will learn" in text, f"{source.stem}: no 'What you will learn' at the top"
     assert "## What we saw" in text, f"{source.stem}: no 'What we saw' at the end"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_committed_notebook_stays_small_enough_to_render_on_github(source):
+    size = source.with_suffix(".ipynb").stat().st_size
+    assert size < 3_000_000, f"{source.stem}.ipynb is {size / 1e6:.1f} MB: saved widget state or images grew too large"
