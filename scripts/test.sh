@@ -4,7 +4,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/_setup.sh "notebooks,test" || exit 1
 PY=.venv/bin/python
-$PY -m ruff check relu_frames_nb tests benchmarks || exit 1
+$PY -m ruff check relu_frames_nb tests benchmarks scripts || exit 1
 # unit tests, doctests, browser tests (tests/browser) and the notebook chain under nbval (strict)
 $PY -m pytest relu_frames_nb tests notebooks \
   --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval_sanitize.cfg "$@"
