@@ -5,4 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/_setup.sh "notebooks,test"
 cd notebooks
-exec ../.venv/bin/jupyter lab 00_index.ipynb "$@"
+extra=()
+[ "$(id -u)" -ne 0 ] || extra+=(--allow-root)  # containers often run as root; Jupyter refuses that otherwise
+exec ../.venv/bin/jupyter lab 00_index.ipynb "${extra[@]}" "$@"
