@@ -845,6 +845,30 @@ class PolytopeScene:
 # ---------------------------------------------------------------------------------
 
 
+def figure_png(fig: Any, dpi: int, *, compress_level: int = 1) -> bytes:
+    """The PNG bytes of a matplotlib figure (attached to an Agg canvas if it has none)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, pil_kwargs={"compress_level": compress_level})
+    return buf.getvalue()
+
+
+def with_static_png(bundle: Any, png: Any) -> Any:
+    """Add ``image/png`` (bytes, or a callable returning bytes or None) to a widget's display bundle.
+
+    Front-ends with a widget manager prefer the widget view; readers without a kernel (GitHub,
+    nbviewer without widget state, PDF exports) get the picture instead of an empty cell.
+    """
+    if isinstance(bundle, dict):
+        data = png() if callable(png) else png
+        if data:
+            bundle["image/png"] = base64.b64encode(data).decode("ascii")
+    return bundle
+
+
 def _check_layers(layers: Iterable[str]) -> set[str]:
     names = set(layers)
     bad = names - set(LAYERS)
@@ -910,9 +934,7 @@ class PolytopeViewer:
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.renderer._repr_mimebundle_(**kwargs)
-        if self.static_fallback and isinstance(bundle, dict):
-            bundle["image/png"] = base64.b64encode(self.snapshot_png()).decode("ascii")
-        return bundle
+        return with_static_png(bundle, self.snapshot_png) if self.static_fallback else bundle
 
     def snapshot_png(self, *, dpi: int = 72, size: float = 4.5) -> bytes:
         """A PNG of what the viewer shows (visible layers, current selection), drawn with matplotlib.
@@ -920,13 +942,7 @@ class PolytopeViewer:
         Front-ends with a widget manager show the live view; GitHub, nbviewer without widget state
         and PDF exports show this picture instead.
         """
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-        fig = static_render(self, size=size)
-        FigureCanvasAgg(fig)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=as_count(dpi, "dpi"), pil_kwargs={"compress_level": 6})
-        return buf.getvalue()
+        return figure_png(static_render(self, size=size), as_count(dpi, "dpi"), compress_level=6)
 
     @property
     def frame(self) -> Frame:

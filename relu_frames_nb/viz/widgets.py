@@ -24,7 +24,6 @@ from __future__ import annotations
 import base64
 import functools
 import html
-import io
 import traceback
 from typing import Any, Callable
 
@@ -39,6 +38,7 @@ from ..layer import ReLULayer
 from ..verdict import Verdict, _domain_name, _fmt, _vec, decide
 from . import palette
 from .parsing import parse_matrix
+from .space import figure_png, with_static_png
 
 __all__ = [
     "Verdict",
@@ -131,21 +131,11 @@ class _StaticFallback:
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
-        if self.static_fallback and isinstance(bundle, dict):
-            png = self._static_png()
-            if png:
-                bundle["image/png"] = base64.b64encode(png).decode("ascii")
-        return bundle
+        return with_static_png(bundle, self._static_png) if self.static_fallback else bundle
 
 
 def _png(fig: Any, dpi: int) -> bytes:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    if not isinstance(fig.canvas, FigureCanvasAgg):
-        FigureCanvasAgg(fig)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, pil_kwargs={"compress_level": 1})
-    return buf.getvalue()
+    return figure_png(fig, dpi)
 
 
 def _show_png(out: W.Output, png: bytes, text: str = "figure") -> None:
