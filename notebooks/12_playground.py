@@ -69,6 +69,8 @@ c = rf.polytope_bias(rf.zoo.mercedes_benz(), rf.Ball(2)).values  # a guarantee, 
 np.testing.assert_allclose(c, -0.5, atol=1e-12)
 explorer2d.domain_kind.value = "sphere"
 assert explorer2d.verdict.status == "not injective"  # offset -0.45 > -1/2: fails on the sphere as well
+explorer2d.offset.value = -0.55
+assert explorer2d.verdict.status == "injective"  # and -0.55 < -1/2 is fine there too: the same threshold
 explorer2d.domain_kind.value = "ball"
 explorer2d.offset.value = -0.6
 assert explorer2d.verdict.status == "injective" and not explorer2d.error_text
@@ -96,6 +98,7 @@ pbe = rf.polytope_bias(ico, rf.Sphere(3))
 np.testing.assert_allclose(explorer3d.estimate.values, pbe.values, atol=1e-12)
 np.testing.assert_allclose(pbe.values, 1 / np.sqrt(5), atol=1e-12)  # the same for all twelve vertices: symmetry
 assert explorer3d.viewer.scene.P.n_facets == 20
+assert all(len(explorer3d.viewer.scene.P.facets_of(i)) == 5 for i in range(ico.m))  # five facets at every vertex
 first_vertex = explorer3d.vertex.value
 explorer3d.vertex.value = 3
 assert explorer3d.viewer.scene.star().vertex == 3 and len(explorer3d.viewer.scene.star().facets) == 5
