@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_count, as_nonnegative, as_points, as_positive, to_float_array
-from .errors import InputError, TooExpensiveError
+from .._validation import as_count, as_nonnegative, as_points, as_positive, to_float_array
+from ..errors import InputError, TooExpensiveError
 
 __all__ = [
     "Domain",
@@ -282,7 +282,7 @@ def as_domain(K: Any, n: int | None = None, name: str = "K") -> Domain:
     else:
         dom = Samples(K)
     if n is not None and dom.n != n:
-        from .errors import DimensionMismatchError
+        from ..errors import DimensionMismatchError
 
         raise DimensionMismatchError(f"{name} must be a domain in R^{n} (the frame's dimension); got {dom!r}.")
     return dom
