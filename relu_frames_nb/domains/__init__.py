@@ -1,4 +1,38 @@
-"""Data domains K of R^n (see the submodules)."""
+r"""Data domains K of R^n: what a layer's input may be.
 
-from .radial import *  # noqa: F401,F403
-from .radial import _rng  # noqa: F401  (transitional)
+Map of the subpackage
+---------------------
+base        :class:`Domain` (what every domain knows about itself), :func:`as_domain`
+radial      the paper's domains, defined by the norm: :class:`Ball`, :class:`Sphere`,
+            :class:`Shell` (the donut), :class:`PositiveBall`, :class:`RealSpace`,
+            :class:`Exterior`
+polyhedral  :class:`Box` (e.g. pixel ranges), :class:`Polytope` ``{x : A x <= b}``,
+            :class:`Hull` (the convex hull of a data set)
+samples     :class:`Samples`, a finite data set
+spec        :func:`parse_domain`: one spelling (``ball:1``, ``box:0,1``, ...) for the CLI,
+            the explorers and the IPython extension
+covering    covering radii of sample sets and the paper's correction
+"""
+
+from .base import Domain, as_domain
+from .covering import CoveringRadius, covering_radius, paper_correction
+from .radial import Ball, Exterior, PositiveBall, RealSpace, Shell, Sphere, _rng  # noqa: F401 (_rng: transitional)
+from .samples import Samples
+from .spec import DOMAIN_SPECS, parse_domain
+
+__all__ = [
+    "Domain",
+    "Ball",
+    "Sphere",
+    "Shell",
+    "PositiveBall",
+    "RealSpace",
+    "Exterior",
+    "Samples",
+    "as_domain",
+    "parse_domain",
+    "DOMAIN_SPECS",
+    "CoveringRadius",
+    "covering_radius",
+    "paper_correction",
+]
