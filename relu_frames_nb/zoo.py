@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._validation import as_count
+from ._validation import as_count, as_rng
 from .errors import InputError
 from .frames import Frame
 
@@ -106,20 +106,12 @@ def example_a() -> Frame:
     return Frame([[1.0, 0.0], [r, r], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
 
 
-def _rng(seed: Any) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-        raise InputError(f"seed must be an int, None or a numpy Generator; got {seed!r}.")
-    return np.random.default_rng(seed)
-
-
 def random_sphere(m: int, n: int, *, seed: Any = None) -> Frame:
     """``m`` i.i.d. uniform unit vectors in R^n (full spark with probability one)."""
     m, n = as_count(m, "m"), as_count(n, "n")
     if m < n:
         raise InputError(f"m must be >= n for a frame; got m={m}, n={n}.")
-    g = _rng(seed).standard_normal((m, n))
+    g = as_rng(seed).standard_normal((m, n))
     return Frame(g / np.linalg.norm(g, axis=1, keepdims=True))
 
 
@@ -128,7 +120,7 @@ def gaussian(m: int, n: int, *, seed: Any = None, scale: float = 1.0) -> Frame:
     m, n = as_count(m, "m"), as_count(n, "n")
     if m < n:
         raise InputError(f"m must be >= n for a frame; got m={m}, n={n}.")
-    return Frame(scale * _rng(seed).standard_normal((m, n)))
+    return Frame(scale * as_rng(seed).standard_normal((m, n)))
 
 
 _NAMED: dict[str, Callable[[], Frame]] = {

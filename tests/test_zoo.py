@@ -65,6 +65,8 @@ def test_random_frames_are_seeded():
         rf.zoo.random_sphere(2, 4)
     with pytest.raises(InputError):
         rf.zoo.random_sphere(5, 2, seed="x")
+    with pytest.raises(InputError, match="seed must be a non-negative int, None or a numpy Generator; got -1"):
+        rf.zoo.gaussian(5, 2, seed=-1)
 
 
 def test_names_and_get():
