@@ -1,4 +1,4 @@
-r"""ReLU layers :math:`C_\alpha(x) = \mathrm{ReLU}(\Phi x - \alpha)`.
+r"""ReLU layers :math:`C_\alpha(x) = \mathrm{ReLU}(\Phi x - \alpha)`, and the PReLU layer of the excursion.
 
 The paper subtracts the bias; PyTorch's ``nn.Linear`` adds it. :meth:`ReLULayer.from_weights`
 converts: ``alpha = -b``.
@@ -14,7 +14,7 @@ from ._validation import as_bias, as_points, to_float_array
 from .errors import DimensionMismatchError, InputError
 from .frames import Frame, as_frame
 
-__all__ = ["AffineLayer", "ReLULayer", "as_layer"]
+__all__ = ["AffineLayer", "ReLULayer", "PReLULayer", "as_layer"]
 
 
 class AffineLayer:
@@ -116,6 +116,81 @@ class ReLULayer(AffineLayer):
     def normalized(self) -> ReLULayer:
         r"""The equivalent layer with a unit-norm frame and bias :math:`\alpha_i / \|\phi_i\|` (Lemma "normalized")."""
         return ReLULayer(self._frame.normalized(), self._frame.normalize_bias(self._alpha))
+
+
+def _as_gamma(gamma: Any, m: int) -> np.ndarray:
+    g = to_float_array(gamma, "gamma")
+    if g.ndim == 0:
+        g = np.full(m, float(g))
+    elif g.shape != (m,):
+        raise DimensionMismatchError(f"gamma must be a scalar or a vector of length {m}; got shape {g.shape}.")
+    bad = g[(g <= 0) | (g > 1)]
+    if bad.size:
+        raise InputError(
+            f"gamma must lie in (0, 1] (PReLU_gamma(s) = max(gamma*s, s)); got {bad[0]:g}. "
+            "gamma = 0 is the ReLU (use ReLULayer); the paper's PReLU needs 0 < gamma <= 1."
+        )
+    return g
+
+
+class PReLULayer(AffineLayer):
+    r"""The PReLU layer :math:`x \mapsto \max(\gamma s, s)`, :math:`s = \Phi x - \alpha` (PReLU excursion).
+
+    The activation is injective, so the layer is injective iff :math:`\Phi` is a frame,
+    which :class:`Frame` guarantees.
+
+    Parameters
+    ----------
+    frame : Frame or array_like, shape (m, n)
+    alpha : float or array_like, shape (m,), default 0
+        The bias (subtracted, paper convention).
+    gamma : float or array_like, shape (m,), default 0.25
+        Slope for negative inputs, in ``(0, 1]`` (PyTorch's initial value is 0.25).
+
+    Examples
+    --------
+    >>> import numpy as np, relu_frames_nb as rf
+    >>> P = PReLULayer(rf.zoo.mercedes_benz(), 0.1, 0.5)
+    >>> x = np.array([0.3, -0.2])
+    >>> np.allclose(P.inverse(P(x)), x)
+    True
+    """
+
+    __slots__ = ("_gamma", "_dual")
+
+    def __init__(self, frame: Any, alpha: Any = 0.0, gamma: Any = 0.25) -> None:
+        super().__init__(frame, alpha)
+        g = _as_gamma(gamma, self._frame.m)
+        g.setflags(write=False)
+        self._gamma = g
+        self._dual: np.ndarray | None = None
+
+    @property
+    def gamma(self) -> np.ndarray:
+        """The negative slopes, shape ``(m,)`` (read-only)."""
+        return self._gamma
+
+    def __repr__(self) -> str:
+        g = self._gamma
+        gs = f"{g[0]:g}" if np.all(g == g[0]) else f"[{g.min():.3g}, {g.max():.3g}]"
+        return f"PReLULayer(m={self.m}, n={self.n}, gamma={gs})"
+
+    def __call__(self, X: Any) -> np.ndarray:
+        """Batched forward pass ``max(gamma * s, s)``: shape ``(m,)`` or ``(N, m)``."""
+        s = self.preactivation(X)
+        return np.where(s >= 0, s, self._gamma * s)
+
+    def inverse(self, Z: Any, *, dual: Any = None, check_dual: bool = True) -> np.ndarray:
+        """The left inverse of the excursion; see :func:`~relu_frames_nb.reconstruction.prelu_inverse`."""
+        from .reconstruction import prelu_inverse  # reconstruction imports this module
+
+        return prelu_inverse(self, Z, dual=dual, check_dual=check_dual)
+
+    def _canonical(self) -> np.ndarray:
+        if self._dual is None:
+            self._dual = np.linalg.pinv(self._frame.vectors)
+        return self._dual
+
 
 
 def as_layer(L: Any, name: str = "layer") -> ReLULayer:

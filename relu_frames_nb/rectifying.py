@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from ._patterns import group_patterns, spans_rows
 from ._validation import as_count, as_nonnegative, as_points
 from .domains import Domain, RealSpace, Samples, as_domain
 from .errors import TooExpensiveError
 from .frames import DEFAULT_RANK_TOL
 from .layer import ReLULayer, as_layer
-from .reconstruction import _group_patterns, _spans_rows
 
 __all__ = [
     "is_rectifying",
@@ -92,9 +92,9 @@ def is_rectifying(
         empty = np.zeros(0, dtype=bool)
         return (empty, np.zeros(0)) if return_bound else empty
     # one rank test per distinct active pattern (shared helpers of the reconstruction module)
-    first, inverse = _group_patterns(mask)
+    first, inverse = group_patterns(mask)
     phi = frame.vectors
-    ok_p = np.array([_spans_rows(phi, np.flatnonzero(mask[r]), DEFAULT_RANK_TOL)[0] for r in first], dtype=bool)
+    ok_p = np.array([spans_rows(phi, np.flatnonzero(mask[r]), DEFAULT_RANK_TOL)[0] for r in first], dtype=bool)
     ok = ok_p[inverse]
     if return_bound:
         from .stability import active_lower_bound

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_bias, as_count, as_points, as_positive, to_float_array
+from ._validation import as_bias, as_count, as_index_set, as_points, as_positive, to_float_array
 from .errors import (
     DimensionMismatchError,
     InputError,
@@ -45,7 +45,6 @@ from .errors import (
 )
 from .frames import Frame, as_frame
 from .layer import as_layer
-from .reconstruction import _index_set
 
 __all__ = [
     "is_admissible",
@@ -159,7 +158,7 @@ def is_admissible(frame_or_vectors: Any, alpha: Any, J: Any, *, strict: bool = F
     F = _frame(frame_or_vectors, "frame_or_vectors")
     m, n = F.m, F.n
     alpha = as_bias(alpha, m)
-    idx = _index_set(J, m)
+    idx = as_index_set(J, m)
     if not isinstance(strict, (bool, np.bool_)):
         raise InputError(f"strict must be True or False; got {strict!r}.")
     Phi = F.vectors
@@ -516,7 +515,7 @@ def algorithm_4(vectors: Any, J: Any) -> np.ndarray:
     [[0.0, 1.0], [1.0, 0.0]]
     """
     F = _frame(vectors, "vectors")
-    idx = _index_set(J, F.m)
+    idx = as_index_set(J, F.m)
     C = F.vectors[idx]
     if not F.spans(idx):
         raise NotAFrameError(

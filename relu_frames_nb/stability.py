@@ -38,12 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_count, as_nonnegative, as_points, as_positive
+from ._patterns import NORMAL_EQ_MIN_RATIO, group_patterns, pattern_spectra, spans_rows
+from ._validation import as_count, as_index_set, as_nonnegative, as_points, as_positive
 from .domains import Domain, Samples
 from .errors import DimensionMismatchError, InputError, NotAFrameError, NotInjectiveError
 from .frames import DEFAULT_RANK_TOL
 from .layer import ReLULayer, as_layer
-from .reconstruction import _NORMAL_EQ_MIN_RATIO, _group_patterns, _index_set, _pattern_spectra, _spans_rows
 
 __all__ = [
     "active_bounds",
@@ -67,8 +67,8 @@ def _bounds_of_masks(phi: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.
     """Per row of ``mask``: extreme eigenvalues of the active frame operator (clipped at 0)."""
     if mask.shape[0] == 0:
         return np.zeros(0), np.zeros(0)
-    first, inverse = _group_patterns(mask)
-    spec = np.maximum(_pattern_spectra(phi, mask[first]), 0.0)
+    first, inverse = group_patterns(mask)
+    spec = np.maximum(pattern_spectra(phi, mask[first]), 0.0)
     return spec[inverse, 0], spec[inverse, 1]
 
 
@@ -226,7 +226,7 @@ def local_stability(
     pre = phi @ x - L.alpha
     if J is None:
         idx = np.flatnonzero(pre > 0)
-        ok, rank = _spans_rows(phi, idx, rank_tol)
+        ok, rank = spans_rows(phi, idx, rank_tol)
         if not ok:
             raise NotInjectiveError(
                 f"x0: the strictly active elements {{i : <x0, phi_i> > alpha_i}} must span R^{L.n}; got {idx.size} "
@@ -234,14 +234,14 @@ def local_stability(
                 "including equality spans, the Prop. gives one for biases beta < alpha: pass that J)."
             )
     else:
-        idx = np.sort(_index_set(J, L.m, "J"))
+        idx = np.sort(as_index_set(J, L.m, "J"))
         inactive = idx[pre[idx] < 0]
         if inactive.size:
             raise InputError(
                 f"J must be a subset of the active set I_x0 = {{i : <x0, phi_i> >= alpha_i}}; got inactive "
                 f"element(s) {inactive[:10].tolist()}."
             )
-        ok, rank = _spans_rows(phi, idx, rank_tol)
+        ok, rank = spans_rows(phi, idx, rank_tol)
         if not ok:
             raise NotAFrameError(f"Phi_J must span R^{L.n}; got rank {rank} for J = {idx.tolist()[:20]}.")
     sub = phi[idx]
@@ -348,11 +348,11 @@ def global_bounds(
         raise InputError("K_or_X must provide at least one sample; got none.")
     phi = L.frame.vectors
     mask = _active_mask(L, pts, False, 0.0)
-    first, inverse = _group_patterns(mask)
-    spec = np.maximum(_pattern_spectra(phi, mask[first]), 0.0)
-    span = spec[:, 0] > _NORMAL_EQ_MIN_RATIO * spec[:, 1]
+    first, inverse = group_patterns(mask)
+    spec = np.maximum(pattern_spectra(phi, mask[first]), 0.0)
+    span = spec[:, 0] > NORMAL_EQ_MIN_RATIO * spec[:, 1]
     for p in np.flatnonzero(~span):  # decide the doubtful ones with an SVD, as Frame.spans does
-        span[p] = _spans_rows(phi, np.flatnonzero(mask[first[p]]), rank_tol)[0]
+        span[p] = spans_rows(phi, np.flatnonzero(mask[first[p]]), rank_tol)[0]
     spec[~span, 0] = 0.0
     A, B = spec[inverse, 0], spec[inverse, 1]
     i, j = int(np.argmin(A)), int(np.argmax(B))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb import reconstruction as rc
+from relu_frames_nb import _patterns as pt
 from relu_frames_nb.errors import DimensionMismatchError, InputError, NotAFrameError, NotInjectiveError
 from relu_frames_nb.reconstruction import (
     LeftInverseBank,
@@ -194,7 +194,7 @@ def test_reconstruct_batched_equals_per_row_and_brute_force():
     X = injective_samples(L, 300, seed=14)
     Z = L(X)
     batched = reconstruct(L, Z)  # > 64 patterns: the batched normal-equation path
-    assert np.unique(Z > 0, axis=0).shape[0] > rc._EXACT_PATTERN_LIMIT
+    assert np.unique(Z > 0, axis=0).shape[0] > pt.EXACT_PATTERN_LIMIT
     rows = np.array([reconstruct(L, z) for z in Z])  # one pattern each: the SVD path
     np.testing.assert_allclose(batched, rows, atol=1e-11)
     np.testing.assert_allclose(batched, brute_force(L, Z), atol=1e-11)
@@ -217,7 +217,7 @@ def test_reconstruct_ill_conditioned_patterns_use_the_svd():
     """Normal equations would lose ~8 digits here; the SVD path does not."""
     F = rf.Frame(nearly_planar())
     w = np.linalg.eigvalsh(F.frame_operator)
-    assert w[0] / w[-1] < rc._NORMAL_EQ_MIN_RATIO
+    assert w[0] / w[-1] < pt.NORMAL_EQ_MIN_RATIO
     L = rf.ReLULayer(F, -10.0)  # everything active on the unit ball: one pattern
     X = rf.Ball(3).sample(200, seed=18)
     np.testing.assert_allclose(reconstruct(L, L(X)), X, atol=1e-10)
@@ -232,8 +232,8 @@ def test_batched_path_sends_ill_conditioned_patterns_to_the_svd():
     mask[:50] = False
     mask[:50, :5] = True  # the ill-conditioned pattern
     Z = np.where(mask, X @ phi.T, 0.0)
-    assert np.unique(mask, axis=0).shape[0] > rc._EXACT_PATTERN_LIMIT
-    Xh, failed = rc._solve_active(phi, np.zeros(35), Z, mask, 1e-10)
+    assert np.unique(mask, axis=0).shape[0] > pt.EXACT_PATTERN_LIMIT
+    Xh, failed = pt.solve_active(phi, np.zeros(35), Z, mask, 1e-10)
     ok = np.array([np.linalg.matrix_rank(phi[m]) == 3 for m in mask])
     np.testing.assert_array_equal(np.sort(failed), np.flatnonzero(~ok))
     np.testing.assert_allclose(Xh[ok], X[ok], atol=1e-10 * np.abs(X).max())
