@@ -3,7 +3,8 @@
 ``python -m relu_frames_nb check WEIGHTS [--bias B] [--domain SPEC] [--json]``
 
 Exit status: 0 injective (with a guarantee), 1 not injective (a verified collision pair),
-3 undetermined, 2 bad input (unreadable file, wrong shapes, bad option).
+3 undetermined, 2 bad input (unreadable file, wrong shapes, bad option), 4 internal error
+(a bug: never reported as a verdict). With ``--json`` every outcome prints one JSON object.
 """
 
 from __future__ import annotations
@@ -17,16 +18,22 @@ from typing import Any
 
 import numpy as np
 
+from ._deprecation import renamed_kwargs
+from ._io import ARRAY_SUFFIXES, pick_array, read_array, read_npz
 from ._validation import as_count, to_float_array
-from .domains import Ball, Domain, PositiveBall, RealSpace, Samples, Shell, Sphere
+from .domains import Domain
+from .domains import parse_domain as _parse_domain
+from .domains.spec import DOMAIN_SPECS
 from .errors import InputError, ReluFramesError
 from .layer import ReLULayer, as_layer
+from .verdict import EXIT_BAD_INPUT, EXIT_INTERNAL_ERROR, Status
 
 __all__ = [
     "EXIT_INJECTIVE",
     "EXIT_NOT_INJECTIVE",
     "EXIT_BAD_INPUT",
     "EXIT_UNDETERMINED",
+    "EXIT_INTERNAL_ERROR",
     "CheckReport",
     "check_layer",
     "load_layer",
@@ -35,10 +42,9 @@ __all__ = [
     "build_check_parser",
 ]
 
-EXIT_INJECTIVE = 0
-EXIT_NOT_INJECTIVE = 1
-EXIT_BAD_INPUT = 2
-EXIT_UNDETERMINED = 3
+EXIT_INJECTIVE = Status.INJECTIVE.exit_code
+EXIT_NOT_INJECTIVE = Status.NOT_INJECTIVE.exit_code
+EXIT_UNDETERMINED = Status.UNDETERMINED.exit_code
 
 _WEIGHT_KEYS = ("W", "weight", "weights", "Phi", "phi", "frame")
 _BIAS_KEYS = ("b", "bias")
@@ -50,54 +56,15 @@ _ALPHA_KEYS = ("alpha",)
 # ---------------------------------------------------------------------------------
 
 
-def _read_array(path: Path, what: str) -> np.ndarray:
-    suffix = path.suffix.lower()
-    if not path.exists():
-        raise InputError(f"{what} file must exist; got {str(path)!r} (no such file).")
-    try:
-        if suffix == ".npy":
-            arr = np.load(path, allow_pickle=False)
-        elif suffix in (".csv", ".txt"):
-            arr = np.loadtxt(path, delimiter="," if suffix == ".csv" else None, ndmin=2)
-        else:
-            raise InputError(f"{what} file must be .npy, .npz, .csv or .txt; got {str(path)!r}.")
-    except InputError:
-        raise
-    except Exception as exc:
-        raise InputError(f"{what} file {str(path)!r} could not be read: {exc}") from None
-    return to_float_array(arr, what)
-
-
-def _pick(mapping: dict[str, np.ndarray], keys: tuple[str, ...]) -> tuple[str, np.ndarray] | None:
-    for key in keys:
-        for k, v in mapping.items():
-            if k == key or k.endswith("." + key):
-                return k, v
-    return None
-
-
 def _load_npz(path: Path) -> tuple[np.ndarray, np.ndarray | None, str]:
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-    except Exception as exc:
-        raise InputError(f"weights file {str(path)!r} could not be read as .npz: {exc}") from None
-    if not arrays:
-        raise InputError(f"weights file {str(path)!r} must contain an array; got an empty .npz.")
-    w = _pick(arrays, _WEIGHT_KEYS)
-    if w is None:
-        two_d = [k for k, v in arrays.items() if np.ndim(v) == 2]
-        if len(two_d) != 1:
-            raise InputError(
-                f"weights file {str(path)!r} must name the weight matrix 'W' or 'weight' (or hold exactly one 2-D array); "
-                f"got keys {sorted(arrays)}."
-            )
-        w = (two_d[0], arrays[two_d[0]])
-    a = _pick(arrays, _ALPHA_KEYS)
-    if a is not None:
-        return w[1], to_float_array(a[1], "alpha"), "alpha"
-    b = _pick(arrays, _BIAS_KEYS)
-    return w[1], (None if b is None else to_float_array(b[1], "b")), "b"
+    arrays = read_npz(path, "weights file")
+    _, W = pick_array({k: v for k, v in arrays.items() if np.ndim(v) == 2} or arrays, _WEIGHT_KEYS, "weights file", path)
+    for keys, kind in ((_ALPHA_KEYS, "alpha"), (_BIAS_KEYS, "b")):
+        for key in keys:
+            hit = [v for k, v in arrays.items() if k == key or k.endswith("." + key)]
+            if hit:
+                return W, to_float_array(hit[0], kind), kind
+    return W, None, "b"
 
 
 def _load_torch(path: Path, layer_name: str | None) -> tuple[np.ndarray, np.ndarray | None]:
@@ -137,8 +104,8 @@ def _parse_bias(text: str | None, m: int) -> tuple[np.ndarray | None, str]:
     if text.startswith("alpha:"):
         kind, text = "alpha", text[len("alpha:") :]
     p = Path(text)
-    if p.suffix.lower() in (".npy", ".csv", ".txt") or p.exists():
-        return _read_array(p, "bias").reshape(-1), kind
+    if p.suffix.lower() in ARRAY_SUFFIXES or p.exists():
+        return read_array(p, "bias", keys=_ALPHA_KEYS if kind == "alpha" else _BIAS_KEYS).reshape(-1), kind
     try:
         values = [float(tok) for tok in text.replace(";", ",").split(",") if tok.strip()]
     except ValueError:
@@ -162,12 +129,14 @@ def load_layer(weights: str | Path, *, bias: str | None = None, layer_name: str 
     if not path.exists():
         raise InputError(f"weights file must exist; got {str(path)!r} (no such file).")
     file_bias, kind = None, "b"
+    if layer_name is not None and suffix not in (".pt", ".pth"):
+        raise InputError(f"--layer names a layer of a PyTorch state dict (.pt/.pth); got {str(path)!r}, which holds one layer.")
     if suffix == ".npz":
         W, file_bias, kind = _load_npz(path)
     elif suffix in (".pt", ".pth"):
         W, file_bias = _load_torch(path, layer_name)
     else:
-        W = _read_array(path, "weights")
+        W = read_array(path, "weights")
     if W.ndim != 2:
         raise InputError(f"weights must be a 2-D matrix (rows are frame vectors); got shape {W.shape}.")
     override, okind = _parse_bias(bias, W.shape[0])
@@ -181,48 +150,8 @@ def load_layer(weights: str | Path, *, bias: str | None = None, layer_name: str 
 
 
 def parse_domain(spec: str, n: int) -> Domain:
-    """Parse ``ball:r``, ``sphere[:r]``, ``shell:s,r``, ``positive-ball:r``, ``real-space`` or ``samples:FILE``."""
-    if not isinstance(spec, str) or not spec:
-        raise InputError(f"--domain must be a string like 'ball:1'; got {spec!r}.")
-    name, _, arg = spec.partition(":")
-    name = name.strip().lower()
-    try:
-        if name == "samples":
-            if not arg:
-                raise InputError("--domain samples needs a file: samples:FILE (.npy, .npz, .csv).")
-            p = Path(arg)
-            if p.suffix.lower() == ".npz":
-                with np.load(p, allow_pickle=False) as data:
-                    arr = data[data.files[0]]
-            else:
-                arr = _read_array(p, "samples")
-            dom: Domain = Samples(arr)
-        else:
-            nums = [float(t) for t in arg.split(",") if t.strip()] if arg else []
-            if name == "ball":
-                dom = Ball(n, *(nums or [1.0]))
-            elif name == "sphere":
-                dom = Sphere(n, *(nums or [1.0]))
-            elif name in ("shell", "donut"):
-                if len(nums) != 2:
-                    raise InputError(f"--domain shell needs two radii 'shell:s,r'; got {spec!r}.")
-                dom = Shell(n, nums[0], nums[1])
-            elif name in ("positive-ball", "positive_ball"):
-                dom = PositiveBall(n, *(nums or [1.0]))
-            elif name in ("real-space", "rn"):
-                dom = RealSpace(n)
-            else:
-                raise InputError(
-                    "--domain must be one of ball:r, sphere[:r], shell:s,r, positive-ball:r, real-space, "
-                    f"samples:FILE; got {spec!r}."
-                )
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, InputError):
-            raise
-        raise InputError(f"--domain {spec!r} could not be parsed: {exc}") from None
-    if dom.n != n:
-        raise InputError(f"--domain samples must have {n} columns (the layer's input dimension); got {dom.n}.")
-    return dom
+    """Parse a ``--domain`` spelling (see :func:`relu_frames_nb.domains.parse_domain`)."""
+    return _parse_domain(spec, n, name="--domain")
 
 
 # ---------------------------------------------------------------------------------
@@ -234,7 +163,7 @@ def parse_domain(spec: str, n: int) -> Domain:
 class CheckReport:
     """Result of :func:`check_layer`."""
 
-    verdict: str  # "injective" | "not-injective" | "undetermined"
+    verdict: Status
     reason: str
     layer: ReLULayer
     domain: Domain
@@ -247,7 +176,7 @@ class CheckReport:
     @property
     def exit_code(self) -> int:
         """0 injective, 1 not injective, 3 undetermined."""
-        return {"injective": EXIT_INJECTIVE, "not-injective": EXIT_NOT_INJECTIVE}.get(self.verdict, EXIT_UNDETERMINED)
+        return Status(self.verdict).exit_code
 
     def to_dict(self) -> dict:
         """A JSON-serialisable summary (``inf`` written as ``null``)."""
@@ -262,6 +191,7 @@ class CheckReport:
             "m": self.layer.m,
             "n": self.layer.n,
             "domain": repr(self.domain),
+            "domain_description": self.domain.describe(),
             "alpha": vec(self.layer.alpha),
             "polytope_bias": vec(None if self.polytope is None else self.polytope.values),
             "polytope_note": self.polytope_note,
@@ -278,7 +208,7 @@ class CheckReport:
     def to_text(self) -> str:
         """A human-readable report with one line per frame element."""
         lines = [
-            f"layer: m={self.layer.m} frame vectors in R^{self.layer.n}; domain: {self.domain!r}",
+            f"layer: m={self.layer.m} frame vectors in R^{self.layer.n}; domain: {self.domain.describe()}",
             f"verdict: {self.verdict.upper()} — {self.reason}",
             "",
             f"{'i':>4} {'alpha_i':>12} {'polytope':>12} {'sampling':>12}",
@@ -302,16 +232,17 @@ class CheckReport:
         return "\n".join(lines)
 
 
+@renamed_kwargs(domain="K")
 def check_layer(
     layer: ReLULayer,
-    domain: Domain,
+    K: Domain,
     *,
     n_samples: int = 200_000,
     seed: int = 0,
     max_facets: int = 200_000,
     tol: float = 1e-9,
 ) -> CheckReport:
-    """Decide, as far as the theory allows, whether ``layer`` is injective on ``domain``.
+    """Decide, as far as the theory allows, whether ``layer`` is injective on ``K``.
 
     The verdict comes from :func:`relu_frames_nb.verdict.decide` (polytope bias as a proof
     of injectivity, a verified collision pair as a proof of non-injectivity, exact answers
@@ -322,12 +253,13 @@ def check_layer(
     from .verdict import decide
 
     layer = as_layer(layer)
-    if not isinstance(domain, Domain):
-        raise InputError(f"domain must be a Domain; got {type(domain).__name__}.")
+    if not isinstance(K, Domain):
+        raise InputError(f"K must be a Domain; got {type(K).__name__}.")
+    domain = K
     n_samples = as_count(n_samples, "n_samples")
     tol = as_nonnegative(tol, "tol")
     polytope, note, failure = None, "", None
-    if domain.bounded and not isinstance(domain, Samples):
+    if domain.bounded and not domain.finite:
         try:
             from .bias.polytope import polytope_bias
 
@@ -344,7 +276,7 @@ def check_layer(
         tol=tol,
     )
     sampling = None
-    if not isinstance(domain, RealSpace):
+    if domain.bounded:
         from .bias.correlated import sampling_bias
 
         sampling = sampling_bias(layer.frame, domain, n_samples=n_samples, seed=seed, progress=False)
@@ -358,8 +290,7 @@ def check_layer(
         "points_failing": verdict.n_failing,
         "points_checked": verdict.n_checked,
     }
-    status = verdict.status.replace(" ", "-")
-    return CheckReport(status, reason, layer, domain, polytope, note, sampling, verdict.collision, details)
+    return CheckReport(verdict.status, reason, layer, domain, polytope, note, sampling, verdict.collision, details)
 
 
 # ---------------------------------------------------------------------------------
@@ -367,10 +298,26 @@ def check_layer(
 # ---------------------------------------------------------------------------------
 
 
+class _UsageError(Exception):
+    pass
+
+
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # usage errors exit with EXIT_BAD_INPUT, no traceback
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+    def error(self, message):  # usage errors exit with EXIT_BAD_INPUT, no traceback (see main)
+        raise _UsageError(f"{self.prog}: error: {message}", self.format_usage())
+
+
+def _at_least(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}; got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}; got {value}")
+        return value
+
+    return parse
 
 
 def build_check_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
@@ -380,30 +327,38 @@ def build_check_parser(parser: argparse.ArgumentParser | None = None) -> argpars
     p.add_argument(
         "--bias", help="bias: file or comma-separated numbers, PyTorch convention b (alpha = -b); prefix 'alpha:' for the paper's"
     )
-    p.add_argument(
-        "--domain", default="ball:1", help="ball:r | sphere[:r] | shell:s,r | positive-ball:r | real-space | samples:FILE"
-    )
+    p.add_argument("--domain", default="ball:1", help=DOMAIN_SPECS)
     p.add_argument("--layer", dest="layer_name", help="which linear layer of a state dict (its name)")
-    p.add_argument("--samples", type=int, default=200_000, help="number of samples for the sampling estimate")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-facets", type=int, default=200_000, help="refuse polytopes with more facets than this")
+    p.add_argument("--samples", type=_at_least(1), default=200_000, help="number of samples for the sampling estimate")
+    p.add_argument("--seed", type=_at_least(0), default=0, help="seed of the samples (a non-negative integer)")
+    p.add_argument("--max-facets", type=_at_least(1), default=200_000, help="refuse polytopes with more facets than this")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     return p
 
 
+def _fail(args: argparse.Namespace, code: int, message: str) -> int:
+    kind = "bad input" if code == EXIT_BAD_INPUT else "internal error"
+    if getattr(args, "json", False):
+        print(json.dumps({"verdict": "error", "error_kind": kind, "exit_code": code, "error": message}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    return code
+
+
 def main_check(args: argparse.Namespace) -> int:
-    """Run the ``check`` sub-command; returns the exit status."""
+    """Run the ``check`` sub-command; returns the exit status (never 1 unless a collision was verified)."""
     try:
         layer = load_layer(args.weights, bias=args.bias, layer_name=args.layer_name)
         domain = parse_domain(args.domain, layer.n)
         report = check_layer(layer, domain, n_samples=args.samples, seed=args.seed, max_facets=args.max_facets)
+        text = json.dumps(report.to_dict(), indent=2) if args.json else report.to_text()
     except (ReluFramesError, ValueError, OSError) as exc:
-        if getattr(args, "json", False):
-            print(json.dumps({"verdict": "error", "exit_code": EXIT_BAD_INPUT, "error": str(exc)}))
-        else:
-            print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    print(json.dumps(report.to_dict(), indent=2) if args.json else report.to_text())
+        return _fail(args, EXIT_BAD_INPUT, str(exc))
+    except MemoryError:
+        return _fail(args, EXIT_INTERNAL_ERROR, "out of memory; lower --samples or the size of the data set")
+    except Exception as exc:  # a bug: report it, never as a verdict
+        return _fail(args, EXIT_INTERNAL_ERROR, f"internal error ({type(exc).__name__}: {exc}); please report it")
+    print(text)
     return report.exit_code
 
 
@@ -419,7 +374,15 @@ def main(argv: list[str] | None = None) -> int:
     build_check_parser(sub.add_parser("check", help="check a trained layer", description=__doc__.split("\n\n")[0]))
     rep = sub.add_parser("reproduce", help="regenerate the paper's experiments", add_help=False)
     rep.add_argument("rest", nargs=argparse.REMAINDER)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as exc:
+        message, usage = exc.args
+        if "--json" in argv:
+            print(json.dumps({"verdict": "error", "error_kind": "bad input", "exit_code": EXIT_BAD_INPUT, "error": message}))
+        else:
+            sys.stderr.write(usage + message + "\n")
+        return EXIT_BAD_INPUT
     if args.command == "check":
         return main_check(args)
     from . import reproduce

@@ -27,7 +27,9 @@ Example session::
 
 from __future__ import annotations
 
+import builtins
 import html
+import keyword
 import shlex
 from math import comb
 from typing import Any
@@ -35,10 +37,12 @@ from typing import Any
 import numpy as np
 
 from .bias.estimate import BiasEstimate
-from .domains import Ball, Domain, PositiveBall, RealSpace, Samples, Shell, Sphere
+from .domains import Domain, parse_domain
+from .domains.spec import DOMAIN_SPECS
 from .errors import InputError, ReluFramesError
 from .frames import Frame
 from .layer import ReLULayer
+from .verdict import Status
 
 __all__ = [
     "load_ipython_extension",
@@ -172,15 +176,11 @@ def domain_html(K: Domain) -> str:
     """An HTML summary of a domain: kind, dimension, radii, convexity."""
     if not isinstance(K, Domain):
         raise InputError(f"K must be a Domain; got {type(K).__name__}.")
-    kind = {Ball: "closed ball", Sphere: "sphere", Shell: "shell (donut) s ≤ |x| ≤ r", PositiveBall: "non-negative ball",
-            RealSpace: "all of Rⁿ", Samples: "finite data set"}.get(type(K), type(K).__name__)  # fmt: skip
-    rows = [("kind", kind), ("dimension n", str(K.n))]
-    if isinstance(K, Shell):
-        rows.append(("radii s, r", f"{_num(K.s)}, {_num(K.r)}"))
-    elif isinstance(K, (Ball, Sphere, PositiveBall)):
-        rows.append(("radius r", _num(K.r)))
-    elif isinstance(K, Samples):
+    rows = [("domain", html.escape(K.describe())), ("dimension n", str(K.n))]
+    if K.finite:
         rows.append(("points N", str(K.points.shape[0])))
+    if K.inner_radius > 0:
+        rows.append(("inner radius", _num(K.inner_radius)))
     rows += [
         ("sup-norm radius", _num(K.radius)),
         ("open or convex", "yes" if K.open_or_convex else "no"),
@@ -216,12 +216,12 @@ def estimate_html(E: BiasEstimate) -> str:
 
 def report_html(R: Any) -> str:
     """An HTML summary of a :class:`relu_frames_nb.cli.CheckReport` (verdict, reason, biases)."""
-    color = {"injective": "#009E73", "not-injective": "#D55E00"}.get(R.verdict, "#444444")
+    color = {Status.INJECTIVE: "#009E73", Status.NOT_INJECTIVE: "#D55E00"}.get(R.verdict, "#444444")
     rows = [
         ("verdict", f"<b style='color:{color}'>{html.escape(R.verdict.upper())}</b> (exit code {R.exit_code})"),
         ("reason", html.escape(R.reason)),
         ("layer", f"m = {R.layer.m} vectors in R^{R.layer.n}"),
-        ("domain", html.escape(repr(R.domain))),
+        ("domain", html.escape(R.domain.describe())),
     ]
     if R.polytope_note:
         rows.append(("polytope", html.escape(R.polytope_note)))
@@ -253,8 +253,7 @@ def parse_relu_check_args(line: str) -> dict[str, Any]:
     >>> parse_relu_check_args("L --domain shell:0.5,1 --samples 1000")
     {'name': 'L', 'domain': 'shell:0.5,1', 'samples': 1000, 'seed': 0}
     """
-    usage = ("usage: %relu_check LAYER [--domain ball:1|sphere|shell:s,r|positive-ball:r|real-space] "
-             "[--samples N] [--seed S]")  # fmt: skip
+    usage = f"usage: %relu_check LAYER [--domain {DOMAIN_SPECS.replace(' | ', '|')}] [--samples N] [--seed S]"
     try:
         tokens = shlex.split(line)
     except ValueError as exc:
@@ -319,8 +318,10 @@ def _make_magics(ip):
             from .viz.parsing import parse_matrix
 
             name = line.strip()
-            if not name.isidentifier():
-                raise UsageError(f"usage: %%frame NAME (a Python identifier); got {name!r}.")
+            if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__") or hasattr(builtins, name):
+                raise UsageError(
+                    f"usage: %%frame NAME (a Python identifier that is not a keyword, a builtin or a dunder name); got {name!r}."
+                )
             try:
                 F = Frame(parse_matrix(cell))
             except ValueError as exc:
@@ -331,14 +332,14 @@ def _make_magics(ip):
         @line_magic
         def relu_check(self, line: str):
             """Check injectivity of a layer on a domain, as ``python -m relu_frames_nb check`` does."""
-            from .cli import check_layer, parse_domain
+            from .cli import check_layer
 
             try:
                 args = parse_relu_check_args(line)
                 if args["name"] not in self.shell.user_ns:
                     raise ValueError(f"no variable named {args['name']!r} in the namespace.")
                 layer = _as_layer(self.shell.user_ns[args["name"]], args["name"])
-                domain = parse_domain(args["domain"], layer.n)
+                domain = parse_domain(args["domain"], layer.n, name="--domain")
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             return check_layer(layer, domain, n_samples=args["samples"], seed=args["seed"])

@@ -18,42 +18,50 @@ The decision uses only certificates:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import numpy as np
 
+from ._deprecation import renamed_kwargs
+from ._format import fmt, vec
 from ._validation import as_count, as_nonnegative
-from .domains import Ball, Domain, PositiveBall, RealSpace, Samples, Shell, Sphere
+from .domains import Domain
 from .errors import InputError, ReluFramesError
 from .layer import ReLULayer, as_layer
 
-__all__ = ["Verdict", "decide"]
+__all__ = ["Status", "Verdict", "decide", "EXIT_BAD_INPUT", "EXIT_INTERNAL_ERROR"]
 
 
-def _fmt(v: float, digits: int = 4) -> str:
-    if not np.isfinite(v):
-        return "any" if v > 0 else "−∞"
-    return f"{v:.{digits}g}".replace("-", "−")
+class Status(str, Enum):
+    """The three answers, spelled once for the verdicts, the CLI, the extension and the explorers.
+
+    A ``Status`` is a ``str``: ``Status.NOT_INJECTIVE == "not injective"``.
+    """
+
+    INJECTIVE = "injective"
+    NOT_INJECTIVE = "not injective"
+    UNDETERMINED = "undetermined"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    def __repr__(self) -> str:  # reads as the plain string it equals
+        return repr(self.value)
+
+    @property
+    def exit_code(self) -> int:
+        """The command line's exit status: 0 injective, 1 not injective, 3 undetermined."""
+        return {"injective": 0, "not injective": 1}.get(self.value, 3)
 
 
-def _vec(v: Any, digits: int = 3) -> str:
-    return "(" + ", ".join(_fmt(float(c), digits) for c in np.asarray(v).ravel()) + ")"
-
-
-def _domain_name(K: Domain) -> str:
-    if isinstance(K, Ball):
-        return f"the ball B(r={K.r:g})"
-    if isinstance(K, Sphere):
-        return f"the sphere S(r={K.r:g})"
-    if isinstance(K, Shell):
-        return f"the shell {K.s:g} ≤ |x| ≤ {K.r:g}"
-    if isinstance(K, PositiveBall):
-        return f"the positive ball B+(r={K.r:g})"
-    if isinstance(K, RealSpace):
-        return f"R^{K.n}"
-    if isinstance(K, Samples):
-        return f"the data set of {K.points.shape[0]} points"
-    return repr(K)
+#: exit status for bad input (unreadable file, wrong shape, bad option)
+EXIT_BAD_INPUT = 2
+#: exit status for an internal error (a bug): never 1, which means "not injective"
+EXIT_INTERNAL_ERROR = 4
 
 
 @dataclass(frozen=True)
@@ -62,8 +70,8 @@ class Verdict:
 
     Attributes
     ----------
-    status : str
-        ``"injective"``, ``"not injective"`` or ``"undetermined"``.
+    status : Status
+        ``"injective"``, ``"not injective"`` or ``"undetermined"`` (a :class:`Status`, which is a ``str``).
     method : str
         How it was decided (``"polytope bias"``, ``"collision"``, ``"Tukey depth"``, ...).
     margin : float
@@ -79,7 +87,7 @@ class Verdict:
         Points checked (grid of the domain plus its boundary).
     """
 
-    status: str
+    status: Status
     method: str
     margin: float
     text: str
@@ -87,10 +95,14 @@ class Verdict:
     n_failing: int = 0
     n_checked: int = 0
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", Status(self.status))
 
+
+@renamed_kwargs(domain="K")
 def decide(
     layer: ReLULayer,
-    domain: Domain,
+    K: Domain,
     *,
     points: Any = None,
     polytope: Any = None,
@@ -100,7 +112,7 @@ def decide(
     max_facets: int = 200_000,
     tol: float = 1e-9,
 ) -> Verdict:
-    r"""Decide whether ``layer`` is injective on ``domain`` from certificates only.
+    r"""Decide whether ``layer`` is injective on ``K`` from certificates only.
 
     See the module docstring for the order of the tests.
 
@@ -108,8 +120,8 @@ def decide(
     ----------
     layer : ReLULayer
         The layer.
-    domain : Domain
-        The domain.
+    K : Domain
+        The domain (the keyword ``domain=`` still works, deprecated).
     points : array_like, shape (N, n), optional
         Points of ``K`` to check (default: ``n_samples`` samples of ``K``; a finite data set
         is always checked whole).
@@ -144,21 +156,20 @@ def decide(
     from .rectifying import find_collision, is_rectifying
 
     layer = as_layer(layer)
-    if not isinstance(domain, Domain) or domain.n != layer.n:
-        raise InputError(f"domain must be a Domain in R^{layer.n}; got {domain!r}.")
+    if not isinstance(K, Domain) or K.n != layer.n:
+        raise InputError(f"K must be a Domain in R^{layer.n}; got {K!r}.")
     n_samples = as_count(n_samples, "n_samples")
     tol = as_nonnegative(tol, "tol")
-    K = domain
     alpha = layer.alpha
-    where = _domain_name(K)
-    if isinstance(K, Samples):
+    where = K.describe()
+    if K.finite:
         coll = find_collision(layer, K)
         n = K.points.shape[0]
         if coll.found:
-            return Verdict("not injective", "exact (finite set)", float("nan"),
-                           f"not injective on {where} — two of its points share the output {_vec(coll.output)}",
+            return Verdict(Status.NOT_INJECTIVE, "exact (finite set)", float("nan"),
+                           f"not injective on {where} — two of its points share the output {vec(coll.output)}",
                            coll, 0, n)  # fmt: skip
-        return Verdict("injective", "exact (finite set)", float("nan"),
+        return Verdict(Status.INJECTIVE, "exact (finite set)", float("nan"),
                        f"injective on {where} — exact: no two points share an output", None, 0, n)  # fmt: skip
     if polytope is None and K.bounded:
         try:
@@ -173,8 +184,8 @@ def decide(
     if pbe is not None and margin >= -slack and (K.open_or_convex or bool(np.all(alpha < pbe.values))):
         strict = bool(np.all(alpha < pbe.values))
         reason = "α < polytope bias" if strict else "α ≤ polytope bias on a convex domain"
-        return Verdict("injective", "polytope bias", margin,
-                       f"injective on {where} — proof: {reason} (Thm PBE + Injectivity I); margin {_fmt(margin)}")  # fmt: skip
+        return Verdict(Status.INJECTIVE, "polytope bias", margin,
+                       f"injective on {where} — proof: {reason} (Thm PBE + Injectivity I); margin {fmt(margin)}")  # fmt: skip
     X = K.sample(n_samples, seed=seed) if points is None else np.asarray(points, dtype=float)
     ok = is_rectifying(layer, X) if len(X) else np.zeros(0, dtype=bool)
     bad = X[~ok]
@@ -184,31 +195,31 @@ def decide(
         pick = bad if n_bad <= max_candidates else bad[rng.choice(n_bad, max_candidates, replace=False)]
         coll = find_collision(layer, K, points=pick)
         if coll.found:
-            extra = f"; exceeds the polytope bias by {_fmt(-margin)}" if pbe is not None else ""
-            return Verdict("not injective", "collision", margin,
-                           f"not injective on {where} — verified collision C(x) = C(y) with x = {_vec(coll.x)}, "
-                           f"y = {_vec(coll.y)} ({coll.method}); not rectifying at {n_bad} of {n_all} points checked{extra}",
+            extra = f"; exceeds the polytope bias by {fmt(-margin)}" if pbe is not None else ""
+            return Verdict(Status.NOT_INJECTIVE, "collision", margin,
+                           f"not injective on {where} — verified collision C(x) = C(y) with x = {vec(coll.x)}, "
+                           f"y = {vec(coll.y)} ({coll.method}); not rectifying at {n_bad} of {n_all} points checked{extra}",
                            coll, n_bad, n_all)  # fmt: skip
-    if isinstance(K, RealSpace) and np.all(alpha <= 0):
+    if not K.bounded and K.inner_radius == 0 and np.all(alpha <= 0):
         try:
             from .bias.correlated import zero_bias_injective
 
             depth = zero_bias_injective(layer.frame)
             if depth.injective:
-                return Verdict("injective", "Tukey depth", float("nan"),
+                return Verdict(Status.INJECTIVE, "Tukey depth", float("nan"),
                                f"injective on R^{K.n} — proof: 0-rectifying (Tukey depth of 0 is {depth.depth} ≥ n) "
                                "and α ≤ 0", None, n_bad, n_all)  # fmt: skip
         except ReluFramesError:
             pass
     if n_bad:
-        return Verdict("undetermined", "rectifying test", margin,
+        return Verdict(Status.UNDETERMINED, "rectifying test", margin,
                        f"undetermined on {where} — not α-rectifying at {n_bad} of {n_all} points (not injective if K is "
                        "open or strictly convex, Thm Injectivity II), but no colliding pair was verified",
                        None, n_bad, n_all)  # fmt: skip
     if pbe is not None:
-        why = f"α exceeds the polytope bias (only sufficient) by {_fmt(-margin)}"
+        why = f"α exceeds the polytope bias (only sufficient) by {fmt(-margin)}"
     else:
         why = f"no polytope bias ({polytope})" if isinstance(polytope, Exception) else "no polytope bias on this domain"
-    return Verdict("undetermined", "rectifying test", margin,
+    return Verdict(Status.UNDETERMINED, "rectifying test", margin,
                    f"undetermined on {where} — rectifying at all {n_all} points checked, no collision; {why}",
                    None, 0, n_all)  # fmt: skip

@@ -139,7 +139,7 @@ def test_check_verdicts_triangle(triangle_files):
     # alpha = 0: not injective, with a collision pair that really collides
     rc, out, _ = _run("check", t / "W.npy", "--domain", "ball:1", "--samples", "20000", "--json")
     rep = json.loads(out)
-    assert rc == EXIT_NOT_INJECTIVE and rep["verdict"] == "not-injective"
+    assert rc == EXIT_NOT_INJECTIVE and rep["verdict"] == "not injective"
     L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
     x, y = np.array(rep["collision"]["x"]), np.array(rep["collision"]["y"])
     np.testing.assert_allclose(L(x), L(y), atol=1e-9)
@@ -154,11 +154,11 @@ def test_check_layer_undetermined_and_exact_sets():
     F = rf.zoo.platonic("icosahedron")
     pbe = rf.polytope_bias(F, rf.Sphere(3)).values
     rep = check_layer(rf.ReLULayer(F, pbe + 1e-9), rf.Sphere(3), n_samples=2000)
-    assert rep.verdict in ("undetermined", "not-injective") and rep.exit_code in (EXIT_UNDETERMINED, EXIT_NOT_INJECTIVE)
+    assert rep.verdict in ("undetermined", "not injective") and rep.exit_code in (EXIT_UNDETERMINED, EXIT_NOT_INJECTIVE)
     # finite data set: exact in both directions (Example "mb2")
     pts = np.array([[0.5, SQ3 / 2], [-0.5, SQ3 / 2], [0.0, -1.0]])
     L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
-    assert check_layer(L, rf.Samples(pts)).verdict == "not-injective"
+    assert check_layer(L, rf.Samples(pts)).verdict == "not injective"
     assert check_layer(L, rf.Samples(pts[1:])).verdict == "injective"
 
 
@@ -168,4 +168,4 @@ def test_check_zero_bias_real_space_exact():
     assert rep.verdict == "injective" and rep.details["method"] == "Tukey depth"
     # alpha <= 0 keeps the property (Prop. "inclusive"); the triangle frame (m < 2n) is never injective on R^n
     assert check_layer(L.with_bias(-0.3), rf.RealSpace(3), n_samples=2000).verdict == "injective"
-    assert check_layer(rf.ReLULayer(rf.zoo.mercedes_benz(), -1.0), rf.RealSpace(2), n_samples=2000).verdict == "not-injective"
+    assert check_layer(rf.ReLULayer(rf.zoo.mercedes_benz(), -1.0), rf.RealSpace(2), n_samples=2000).verdict == "not injective"

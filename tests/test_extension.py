@@ -77,10 +77,10 @@ def test_relu_check_magic_mirrors_the_cli(ip):
     assert report.verdict == "injective" and report.exit_code == 0
     ip.user_ns["L"] = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
     report = ip.run_line_magic("relu_check", "L --domain=sphere --samples 2000 --seed 3")
-    assert report.verdict == "not-injective" and report.exit_code == 1
+    assert report.verdict == "not injective" and report.exit_code == 1
     assert report.collision.found
     html = _html(ip, report)
-    assert "NOT-INJECTIVE" in html and "collision" in html
+    assert "NOT INJECTIVE" in html and "collision" in html
 
 
 def test_relu_check_accepts_a_linear_module(ip):
@@ -155,7 +155,7 @@ def test_layer_domain_and_estimate_html():
     h = extension.layer_html(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5))
     assert "−0.5" in h or "-0.5" in h
     assert "(constant)" in h and "PyTorch" in h
-    assert "radii s, r" in extension.domain_html(rf.Shell(2, 0.5, 1.0))
+    assert "the shell 0.5 ≤ |x| ≤ 1" in extension.domain_html(rf.Shell(2, 0.5, 1.0))
     assert "open or convex</th><td>no" in extension.domain_html(rf.Sphere(2))
     est = rf.polytope_bias(rf.zoo.standard_basis(2).vectors.tolist() + [[-1.0, -1.0]], rf.PositiveBall(2))
     h = extension.estimate_html(est)

@@ -74,9 +74,9 @@ def parse_domain(spec: Any, n: int, *, name: str = "domain") -> Domain:
     kind, _, arg = spec.strip().partition(":")
     kind = _ALIASES.get(kind.strip().lower(), kind.strip().lower())
     if kind in ("samples", "hull", "box", "polytope") and arg and (Path(arg).suffix or Path(arg).exists()):
-        from .polyhedral import Box, Hull, Polytope
-
         if kind == "polytope":
+            from .polyhedral import Polytope
+
             arrays = read_npz(arg, f"{name} polytope file")
             missing = [k for k in ("A", "b") if k not in arrays]
             if missing:
@@ -85,13 +85,19 @@ def parse_domain(spec: Any, n: int, *, name: str = "domain") -> Domain:
         else:
             X = read_array(arg, f"{name} {kind}", keys=("X", "samples", "points", "data") if kind != "box" else ("box",))
             if kind == "box":
+                from .polyhedral import Box
+
                 if X.ndim != 2 or X.shape[0] != 2:
                     raise InputError(f"{name} box file {arg!r} must hold two rows, lo and hi; got shape {X.shape}.")
                 dom = Box(X[0], X[1])
             elif X.ndim != 2:
                 raise InputError(f"{name} {kind} file {arg!r} must hold points as rows (a 2-D array); got shape {X.shape}.")
+            elif kind == "samples":
+                dom = Samples(X, source=arg)
             else:
-                dom = Samples(X, source=arg) if kind == "samples" else Hull(X)
+                from .polyhedral import Hull
+
+                dom = Hull(X)
         if dom.n != n:
             raise InputError(f"{name} {kind} file {arg!r} must have {n} columns (the layer's input dimension); got {dom.n}.")
         return dom
