@@ -16,7 +16,6 @@ import relu_frames_nb as rf
 from relu_frames_nb.bias.correlated import (
     SPARK_CHECK_LIMIT,
     TukeyDepth,
-    _depth_general,
     block_rows,
     max_constant_bias,
     most_correlated_basis,
@@ -26,6 +25,7 @@ from relu_frames_nb.bias.correlated import (
 )
 from relu_frames_nb.bias.estimate import ESTIMATE, GUARANTEED, ON_SAMPLES
 from relu_frames_nb.errors import DimensionMismatchError, InputError, TooExpensiveError
+from relu_frames_nb.zero_bias import _depth_general
 
 SQ3 = np.sqrt(3.0)
 
