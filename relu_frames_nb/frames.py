@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ._validation import as_bias, as_matrix, as_points
+from ._validation import as_bias, as_matrix, as_nonnegative, as_points
 from .errors import InputError, NotAFrameError, TooExpensiveError
 
 __all__ = ["Frame", "as_frame", "DEFAULT_RANK_TOL"]
@@ -21,6 +21,13 @@ __all__ = ["Frame", "as_frame", "DEFAULT_RANK_TOL"]
 #: Relative tolerance for rank decisions: a singular value below
 #: ``DEFAULT_RANK_TOL * largest singular value`` counts as zero.
 DEFAULT_RANK_TOL = 1e-10
+
+
+def _row_norms(phi: np.ndarray) -> np.ndarray:
+    """Euclidean row norms without overflow or underflow (rows of size 1e160 or 1e-200 are fine)."""
+    scale = np.max(np.abs(phi), axis=1)
+    safe = np.where(scale > 0, scale, 1.0)
+    return scale * np.linalg.norm(phi / safe[:, None], axis=1)
 
 
 def _rank_deficient(stack: np.ndarray, tol: float) -> np.ndarray:
@@ -62,8 +69,11 @@ class Frame:
         if isinstance(vectors, Frame):
             vectors = vectors.vectors
         phi = as_matrix(vectors, "frame vectors")
+        rank_tol = as_nonnegative(rank_tol, "rank_tol")
+        if rank_tol >= 1:
+            raise InputError(f"rank_tol must be a relative tolerance in [0, 1); got {rank_tol}.")
         m, n = phi.shape
-        norms = np.linalg.norm(phi, axis=1)
+        norms = _row_norms(phi)
         zero = np.flatnonzero(norms == 0)
         if zero.size:
             raise NotAFrameError(

@@ -63,6 +63,9 @@ def test_frame_magic_binds_a_frame(ip):
         ("T", "  # only a comment\n", "no numbers"),
         ("1bad", "1 0\n0 1", "identifier"),
         ("", "1 0\n0 1", "identifier"),
+        ("__builtins__", "1 0\n0 1", "builtin or a dunder"),
+        ("print", "1 0\n0 1", "builtin or a dunder"),
+        ("lambda", "1 0\n0 1", "keyword"),
     ],
 )
 def test_frame_magic_refuses_bad_input(ip, line, cell, match):
