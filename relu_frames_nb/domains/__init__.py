@@ -16,7 +16,7 @@ covering    covering radii of sample sets and the paper's correction
 
 from .base import Domain, as_domain
 from .covering import CoveringRadius, covering_radius, paper_correction
-from .radial import Ball, Exterior, PositiveBall, RealSpace, Shell, Sphere, _rng  # noqa: F401 (_rng: transitional)
+from .radial import Ball, Exterior, PositiveBall, RealSpace, Shell, Sphere
 from .samples import Samples
 from .spec import DOMAIN_SPECS, parse_domain
 

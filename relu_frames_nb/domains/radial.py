@@ -9,21 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_count, as_nonnegative, as_positive
+from .._validation import as_count, as_nonnegative, as_positive, as_rng
 from ..errors import InputError
 from .base import Domain, _dim
 
 __all__ = ["Ball", "Sphere", "Shell", "PositiveBall", "RealSpace", "Exterior"]
-
-
-def _rng(seed: Any) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-        raise InputError(f"seed must be an int, None or a numpy Generator; got {seed!r}.")
-    if seed is not None and seed < 0:
-        raise InputError(f"seed must be a non-negative int, None or a numpy Generator; got {seed}.")
-    return np.random.default_rng(seed)
 
 
 def _unit_directions(rng: np.random.Generator, N: int, n: int) -> np.ndarray:
@@ -67,7 +57,7 @@ class Ball(Domain):
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         N = as_count(N, "N", minimum=0)
-        rng = _rng(seed)
+        rng = as_rng(seed)
         u = _unit_directions(rng, N, self.n)
         return u * (self.r * rng.random(N) ** (1.0 / self.n))[:, None]
 
@@ -106,7 +96,7 @@ class Sphere(Domain):
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         N = as_count(N, "N", minimum=0)
-        return self.r * _unit_directions(_rng(seed), N, self.n)
+        return self.r * _unit_directions(as_rng(seed), N, self.n)
 
     def _contains(self, X, tol):
         return np.abs(np.linalg.norm(X, axis=1) - self.r) <= tol * max(1.0, self.r)
@@ -149,7 +139,7 @@ class Shell(Domain):
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         N = as_count(N, "N", minimum=0)
-        rng = _rng(seed)
+        rng = as_rng(seed)
         u = _unit_directions(rng, N, self.n)
         lo, hi = self.s**self.n, self.r**self.n
         radii = (lo + (hi - lo) * rng.random(N)) ** (1.0 / self.n)
@@ -223,7 +213,7 @@ class RealSpace(Domain):
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         N = as_count(N, "N", minimum=0)
-        return _rng(seed).standard_normal((N, self.n))
+        return as_rng(seed).standard_normal((N, self.n))
 
     def _contains(self, X, tol):
         return np.ones(X.shape[0], dtype=bool)
@@ -264,7 +254,7 @@ class Exterior(Domain):
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         N = as_count(N, "N", minimum=0)
-        rng = _rng(seed)
+        rng = as_rng(seed)
         u = _unit_directions(rng, N, self.n)
         return u * (self.s * (1.0 + np.abs(rng.standard_normal(N))))[:, None]
 

@@ -6,10 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_count, to_float_array
+from .._validation import as_count, as_rng, to_float_array
 from ..errors import InputError
 from .base import Domain
-from .radial import _rng
 
 __all__ = ["Samples"]
 
@@ -69,7 +68,7 @@ class Samples(Domain):
         if N is None:
             return np.array(self.points)
         N = as_count(N, "N", minimum=0)
-        return self.points[_rng(seed).integers(0, self.points.shape[0], N)]
+        return self.points[as_rng(seed).integers(0, self.points.shape[0], N)]
 
     def _contains(self, X, tol):
         from scipy.spatial import cKDTree
