@@ -155,7 +155,9 @@ def test_drawing_validates_inputs(ax):
     with pytest.raises(ValueError, match="R\\^2"):
         plane.draw_frame_vectors(ax, F3)
     with pytest.raises(ValueError, match="Axes"):
-        plane.draw_frame_vectors(None, rf.zoo.mercedes_benz())
+        plane.draw_frame_vectors("not axes", rf.zoo.mercedes_benz())
+    with pytest.raises(ValueError, match="frame is required"):
+        plane.draw_frame_vectors(ax)
     with pytest.raises(ValueError):
         plane.draw_frame_vectors(ax, rf.zoo.mercedes_benz(), highlight=[7])
     with pytest.raises(ValueError):
@@ -164,6 +166,32 @@ def test_drawing_validates_inputs(ax):
         plane.draw_polytope_minima(ax, rf.BiasEstimate(values=np.zeros(3), method="x"))
     with pytest.raises(ValueError):
         plane.draw_active_count(ax, rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), domain=rf.Ball(3))
+
+
+def test_draw_functions_make_their_axes_when_ax_is_none():
+    """The viz convention: ``ax=None`` draws on the axes of a new figure and returns them."""
+    F = rf.zoo.mercedes_benz()
+    L = rf.ReLULayer(F, -0.3)
+    calls = [
+        lambda: plane.style_axes(),
+        lambda: plane.draw_frame_vectors(frame=F),
+        lambda: plane.draw_halfspaces(None, L),
+        lambda: plane.draw_active_count(layer=L, resolution=11),
+        lambda: plane.draw_maximal_domain(layer=L, resolution=11),
+        lambda: plane.draw_correlated_partition(frame=F, resolution=11),
+        lambda: plane.draw_domain(domain=rf.Ball(2)),
+        lambda: plane.draw_polygon(frame=F),
+        lambda: plane.draw_collision(collision=([0.5, 0.8], [-0.5, 0.8]), layer=L),
+        lambda: plane.draw_polytope_minima(estimate=rf.polytope_bias(F, rf.Ball(2))),
+    ]
+    for call in calls:
+        new = call()
+        assert hasattr(new, "add_artist") and isinstance(new.figure, Figure)
+
+
+def test_paper_figures_draw_into_a_given_figure():
+    fig = Figure(figsize=(6, 2))
+    assert plane.figure1(resolution=21, fig=fig) is fig and len(fig.axes) == 3
 
 
 def test_maximal_domain_image_matches_the_core(ax):

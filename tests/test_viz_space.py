@@ -271,8 +271,9 @@ def test_viewer_layers_toggle_and_frames_rebuild():
 def test_static_render(tmp_path):
     F = rf.zoo.random_sphere(12, 3, seed=1)
     for layers in (None, ["caps", "edges", "vertices", "labels"], ["correlated"], ["sphere", "facets", "star", "bias_plane"]):
-        fig = space.static_render(F, layers=layers, vertex=0)
-        fig.savefig(tmp_path / "s.png", dpi=40)
+        ax = space.static_render(F, layers=layers, vertex=0)
+        assert hasattr(ax, "add_collection3d")  # the axes, as every one-axes function of viz returns
+        ax.figure.savefig(tmp_path / "s.png", dpi=40)
     pytest.importorskip("pythreejs")
     v = space.PolytopeViewer(F, vertex=2, layers=["facets", "star"])
     fig = v.to_matplotlib(title="star")
@@ -299,6 +300,10 @@ def test_paper_3d_figures(make, tmp_path):
     fig = make()
     assert len(fig.axes) == 3
     fig.savefig(tmp_path / "f.png", dpi=30)
+    from matplotlib.figure import Figure
+
+    given = Figure(figsize=(6, 2))
+    assert make(fig=given) is given and len(given.axes) == 3
 
 
 def test_viewer_display_bundle_has_a_static_png_for_readers_without_a_kernel():

@@ -1,0 +1,382 @@
+r""":class:`FrameExplorer2D`: a frame, a bias and a domain in the plane, with a live picture and a verdict."""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Callable
+
+import ipywidgets as W
+import numpy as np
+
+from .._validation import as_count
+from ..domains import Domain, RealSpace, Sphere
+from ..errors import InputError, ReluFramesError
+from ..frames import Frame, as_frame
+from ..layer import ReLULayer
+from ..verdict import Verdict, decide
+from . import palette
+from ._widget_base import (
+    _DOMAINS,
+    _domain_name,
+    _element_options,
+    _ErrorArea,
+    _guard,
+    _make_domain,
+    _png,
+    _show_png,
+    _StaticFallback,
+    presets,
+)
+from .parsing import parse_matrix
+
+# ---------------------------------------------------------------------------------
+# The verdict of the 2-D explorer
+# ---------------------------------------------------------------------------------
+
+
+# ---------------------------------------------------------------------------------
+# 2-D frame explorer
+# ---------------------------------------------------------------------------------
+
+_OVERLAY_LABELS = {
+    "count": "active count",
+    "maximal": "maximal domain K*",
+    "halfspaces": "half-spaces Ω",
+    "partition": "K_i (most correlated)",
+    "vectors": "frame vectors",
+    "domain": "domain",
+    "minima": "polytope minima",
+    "collision": "collision",
+}
+
+
+class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
+    r"""Explore the injectivity of a ReLU layer on a 2-D domain.
+
+    Parameters
+    ----------
+    frame : str, Frame or array_like, shape (m, 2), default "mercedes-benz"
+        A preset name (:func:`presets`), a frame, or a matrix (rows are vectors).
+    offset : float, default -0.6
+        The initial constant bias.
+    domain : {"ball", "sphere", "shell", "positive ball", "R^n"}, default "ball"
+        The domain kind; ``radius`` and ``inner`` set its radii.
+    radius, inner : float
+        Outer and inner radius (``inner`` only for the shell).
+    overlays : iterable of str, optional
+        Initially visible overlays (see :data:`relu_frames_nb.viz.plane.OVERLAYS`).
+    resolution : int, default 181
+        Grid points per axis of the picture (and of the rectifying test).
+    dpi : int, default 80
+        Resolution of the rendered PNG.
+
+    Attributes
+    ----------
+    frame : Frame
+    alpha : ndarray, shape (m,)
+    domain : Domain
+    layer : ReLULayer
+    verdict : Verdict
+    verdict_text : str
+        The verdict as plain text (``verdict_html`` is what is shown).
+    view : relu_frames_nb.viz.plane.PlaneView
+    last_figure : matplotlib.figure.Figure
+    last_png : bytes
+    message_text : str
+        The last message about the typed matrix (empty when it parsed).
+
+    Examples
+    --------
+    >>> ex = FrameExplorer2D(offset=-0.6, resolution=41, dpi=30)
+    >>> ex.verdict.status
+    'injective'
+    >>> ex.offset.value = -0.45
+    >>> ex.verdict.status
+    'not injective'
+    """
+
+    def __init__(self, frame: Any = "mercedes-benz", *, offset: float = -0.6, domain: str = "ball", radius: float = 1.0,
+                 inner: float = 0.5, overlays: Any = None, resolution: int = 181, dpi: int = 80) -> None:  # fmt: skip
+        from matplotlib.figure import Figure
+
+        super().__init__()
+        self._init_errors()
+        self.resolution = as_count(resolution, "resolution", minimum=16)
+        self.dpi = as_count(dpi, "dpi", minimum=20)
+        self.message_text = ""
+        self.verdict: Verdict | None = None
+        self.verdict_text = ""
+        self.n_renders = 0
+        self._pbe: Any = None
+        self._pbe_key: Any = None
+        names = presets(2)
+        start_name = frame if isinstance(frame, str) else None
+        if start_name is not None and start_name not in names:
+            raise InputError(f"frame must be one of {names}, a Frame or a matrix; got {frame!r}.")
+        # ---- frame controls
+        self.source = W.ToggleButtons(options=["preset", "random", "matrix"], value="preset" if start_name or frame is None
+                                      else "matrix", description="frame", style={"button_width": "84px"})  # fmt: skip
+        self.preset = W.Dropdown(options=names, value=start_name or "mercedes-benz", description="preset")
+        self.m_random = W.IntSlider(value=5, min=3, max=50, description="m", continuous_update=False)
+        self.seed = W.IntText(value=0, description="seed", layout=W.Layout(width="160px"))
+        self.matrix = W.Textarea(value="0 1\n-0.866 -0.5\n0.866 -0.5", description="matrix",
+                                 placeholder="one frame vector per line, e.g.\n1 0\n0 1\n-1 -1",
+                                 layout=W.Layout(width="260px", height="90px"))  # fmt: skip
+        self.apply_matrix = W.Button(description="use matrix", button_style="primary", layout=W.Layout(width="110px"))
+        self.message = W.HTML()
+        self.message.add_class("rfnb-message")
+        # ---- bias controls
+        self.bias_mode = W.ToggleButtons(options=["offset", "per element"], value="offset", description="bias",
+                                         style={"button_width": "110px"})  # fmt: skip
+        self.offset = W.FloatSlider(value=float(offset), min=-1.5, max=1.0, step=0.05, description="α (all)",
+                                    continuous_update=False, readout_format=".2f")  # fmt: skip
+        self.element = W.Dropdown(options=[("φ1", 0)], value=0, description="element", layout=W.Layout(width="180px"))
+        self.element_bias = W.FloatSlider(value=float(offset), min=-1.5, max=1.0, step=0.05, description="α_i",
+                                          continuous_update=False, readout_format=".2f")  # fmt: skip
+        # ---- domain controls
+        self.domain_kind = W.Dropdown(options=list(_DOMAINS), value=domain, description="domain",
+                                      layout=W.Layout(width="220px"))  # fmt: skip
+        self.radius = W.FloatSlider(value=float(radius), min=0.1, max=2.0, step=0.05, description="r", continuous_update=False)
+        self.inner = W.FloatSlider(value=float(inner), min=0.0, max=1.9, step=0.05, description="s (inner)",
+                                   continuous_update=False)  # fmt: skip
+        # ---- overlays
+        from .plane import OVERLAYS
+
+        shown = set(("maximal", "halfspaces", "domain", "vectors", "collision") if overlays is None else overlays)
+        self.overlay_toggles = {name: W.Checkbox(value=name in shown, description=_OVERLAY_LABELS[name], indent=False,
+                                                 layout=W.Layout(width="auto", margin="0 12px 0 0"))
+                                for name in OVERLAYS}  # fmt: skip
+        # ---- outputs
+        self.verdict_html = W.HTML()
+        self.verdict_html.add_class("rfnb-verdict")
+        self.plot = W.Output()
+        self.plot.add_class("rfnb-plot")
+        self.last_figure = Figure(figsize=(5.2, 5.2))
+        self._ax = self.last_figure.add_axes((0.09, 0.06, 0.88, 0.87))
+        self.last_png = b""
+        self.view = None
+
+        self._frame_box = W.VBox()
+        self.children = [
+            W.HBox([self.source]),
+            self._frame_box,
+            self.message,
+            W.HBox([self.bias_mode, self.offset]),
+            W.HBox([self.element, self.element_bias]),
+            W.HBox([self.domain_kind, self.radius, self.inner]),
+            W.HBox(list(self.overlay_toggles.values()), layout=W.Layout(flex_flow="row wrap")),
+            self.verdict_html,
+            self.plot,
+            self.errors,
+        ]
+        self.add_class("rfnb-frame-explorer-2d")
+
+        self.frame = as_frame(frame) if start_name is None and frame is not None else None
+        if self.frame is not None:
+            self.matrix.value = "\n".join(" ".join(f"{c:g}" for c in row) for row in self.frame.vectors)
+        self._set_source_box()
+        self._load_frame(initial=True)
+        # ---- observers
+        self.source.observe(self._on_source, names="value")
+        self.preset.observe(self._on_frame_control, names="value")
+        self.m_random.observe(self._on_frame_control, names="value")
+        self.seed.observe(self._on_frame_control, names="value")
+        self.apply_matrix.on_click(self._on_apply_matrix)
+        self.bias_mode.observe(self._on_bias_mode, names="value")
+        self.offset.observe(self._on_offset, names="value")
+        self.element.observe(self._on_element, names="value")
+        self.element_bias.observe(self._on_element_bias, names="value")
+        for wdg in (self.domain_kind, self.radius, self.inner):
+            wdg.observe(self._on_domain, names="value")
+        for tog in self.overlay_toggles.values():
+            tog.observe(self._on_overlays, names="value")
+
+    # ------------------------------------------------------------------ state
+    @property
+    def layer(self) -> ReLULayer:
+        """The current layer."""
+        return ReLULayer(self.frame, self.alpha)
+
+    @property
+    def overlays(self) -> set[str]:
+        """Names of the visible overlays."""
+        return {name for name, t in self.overlay_toggles.items() if t.value}
+
+    # ------------------------------------------------------------------ building
+    def _set_source_box(self) -> None:
+        src = self.source.value
+        if src == "preset":
+            self._frame_box.children = [self.preset]
+        elif src == "random":
+            self._frame_box.children = [W.HBox([self.m_random, self.seed])]
+        else:
+            self._frame_box.children = [W.HBox([self.matrix, self.apply_matrix])]
+
+    def _frame_from_controls(self) -> Frame | None:
+        from .. import zoo
+
+        src = self.source.value
+        if src == "preset":
+            return zoo.get(self.preset.value)
+        if src == "random":
+            return zoo.random_sphere(int(self.m_random.value), 2, seed=int(self.seed.value))
+        try:
+            F = Frame(parse_matrix(self.matrix.value))
+        except ValueError as exc:
+            self.message_text = str(exc)
+            self.message.value = f'<span style="color:{palette.BAD}">⚠ {html.escape(str(exc))}</span>'
+            return None
+        if F.n != 2:
+            self.message_text = f"the matrix must have 2 columns (vectors in R^2); got {F.n}."
+            self.message.value = f'<span style="color:{palette.BAD}">⚠ {html.escape(self.message_text)}</span>'
+            return None
+        return F
+
+    def _load_frame(self, initial: bool = False) -> None:
+        F = self.frame if initial and self.frame is not None else self._frame_from_controls()
+        if F is None:
+            return
+        self.message_text = ""
+        self.message.value = ""
+        self.frame = F
+        self.alpha = np.full(F.m, float(self.offset.value))
+        with self.element.hold_trait_notifications():
+            self.element.options = _element_options(F.m)
+            self.element.value = 0
+        self._rebuild_view()
+
+    def _domain(self) -> Domain:
+        return _make_domain(self.domain_kind.value, 2, float(self.radius.value), float(self.inner.value))
+
+    def _rebuild_view(self) -> None:
+        from .plane import PlaneView
+
+        self.domain = self._domain()
+        self.inner.layout.display = "" if self.domain_kind.value == "shell" else "none"
+        self.radius.layout.display = "none" if self.domain_kind.value == "R^n" else ""
+        extent = 2.0 if isinstance(self.domain, RealSpace) else 1.32 * self.domain.radius
+        self.view = PlaneView(self._ax, self.layer, self.domain, overlays=self.overlays, resolution=self.resolution,
+                              element=int(self.element.value), extent=extent,
+                              shade_element=self.bias_mode.value == "per element")  # fmt: skip
+        # no tick labels: text layout is the costliest part of a render; the title gives the scale
+        self._ax.set_xticks([])
+        self._ax.set_yticks([])
+        self._pbe_key = None
+        self._refresh()
+
+    def _polytope(self):
+        key = (id(self.frame), repr(self.domain))
+        if self._pbe_key != key:
+            self._pbe_key = key
+            self._pbe = None
+            if self.domain.bounded:
+                from ..bias.polytope import polytope_bias
+
+                try:
+                    self._pbe = polytope_bias(self.frame, self.domain)
+                except ReluFramesError as exc:
+                    self._pbe = exc
+        return self._pbe
+
+    def _refresh(self) -> None:
+        """Bias changed: update the picture in place, decide, render."""
+        from .plane import boundary_points
+
+        self.view.set_bias(self.alpha)
+        L = self.layer
+        pts = self.view.X[self.view.inside] if not isinstance(self.domain, Sphere) else np.zeros((0, 2))
+        bnd = boundary_points(L, self.domain)
+        if isinstance(self.domain, RealSpace):
+            far = 25.0 * (1.0 + float(np.max(np.abs(self.alpha)))) * self.view.X[:: max(1, len(self.view.X) // 2000)]
+            bnd = np.vstack([bnd, far])
+        pbe = self._polytope()
+        self.verdict = decide(L, self.domain, points=np.vstack([pts, bnd]), polytope=pbe)
+        self.verdict_text = self.verdict.text
+        color = {"injective": palette.GOOD, "not injective": palette.BAD}.get(self.verdict.status, palette.INK)
+        self.verdict_html.value = (f'<div style="border-left:4px solid {color};padding:2px 8px">'
+                                   f"<b>{html.escape(self.verdict.status)}</b>{html.escape(self.verdict.text[len(self.verdict.status):])}"
+                                   "</div>")  # fmt: skip
+        self.view.set_collision(self.verdict.collision)
+        est = pbe if pbe is not None and not isinstance(pbe, Exception) else None
+        self.view.set_minima(est if "minima" in self.overlays else None)
+        a = self.alpha
+        title = f"α = {a[0]:.2f} (constant)" if np.all(a == a[0]) else f"α ∈ [{a.min():.2f}, {a.max():.2f}]"
+        self._ax.set_title(f"{self.frame.m} vectors, {title}; {_domain_name(self.domain)}", fontsize=10)
+        self._render()
+
+    def _render(self) -> None:
+        self.last_png = _png(self.last_figure, self.dpi)
+        self.n_renders += 1
+        _show_png(self.plot, self.last_png, self.verdict_text)
+
+    # ------------------------------------------------------------------ observers
+    @_guard
+    def _on_source(self, change) -> None:
+        self._set_source_box()
+        if change["new"] != "matrix":
+            self._load_frame()
+
+    @_guard
+    def _on_frame_control(self, change) -> None:
+        self._load_frame()
+
+    @_guard
+    def _on_apply_matrix(self, button=None) -> None:
+        self._load_frame()
+
+    def set_matrix(self, text: str) -> None:
+        """Type a matrix and apply it (as the "use matrix" button does)."""
+        self.matrix.value = text
+        if self.source.value != "matrix":
+            self.source.value = "matrix"
+        self._on_apply_matrix()
+
+    @_guard
+    def _on_bias_mode(self, change) -> None:
+        self.view.set_element(int(self.element.value), shade=change["new"] == "per element")
+        if change["new"] == "offset":
+            self.alpha = np.full(self.frame.m, float(self.offset.value))
+        self._refresh()
+
+    @_guard
+    def _on_offset(self, change) -> None:
+        self.alpha = np.full(self.frame.m, float(change["new"]))
+        self._set_quietly(self.element_bias, self._on_element_bias, float(change["new"]))
+        self._refresh()
+
+    @staticmethod
+    def _set_quietly(widget: W.Widget, observer: Callable, value: Any) -> None:
+        widget.unobserve(observer, names="value")
+        try:
+            widget.value = value
+        finally:
+            widget.observe(observer, names="value")
+
+    @_guard
+    def _on_element(self, change) -> None:
+        i = int(change["new"]) if change["new"] is not None else 0
+        self.view.set_element(i)
+        self._set_quietly(self.element_bias, self._on_element_bias, float(self.alpha[i]))
+        self._render()
+
+    @_guard
+    def _on_element_bias(self, change) -> None:
+        if self.bias_mode.value != "per element":
+            self._set_quietly(self.bias_mode, self._on_bias_mode, "per element")
+            self.view.set_element(int(self.element.value), shade=True)
+        a = np.array(self.alpha)
+        a[int(self.element.value)] = float(change["new"])
+        self.alpha = a
+        self._refresh()
+
+    @_guard
+    def _on_domain(self, change) -> None:
+        self._rebuild_view()
+
+    @_guard
+    def _on_overlays(self, change) -> None:
+        self.view.set_overlays(self.overlays)
+        if "minima" in self.overlays:
+            pbe = self._polytope()
+            self.view.set_minima(pbe if pbe is not None and not isinstance(pbe, Exception) else None)
+        self._render()

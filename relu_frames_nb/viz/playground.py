@@ -1,0 +1,222 @@
+r""":class:`ReconstructionPlayground`: pick ``x``, see :math:`z = C_\alpha x`, reconstruct it."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as W
+import numpy as np
+
+from .._validation import as_count
+from ..domains import Ball
+from ..errors import InputError
+from ..frames import Frame, as_frame
+from ..layer import ReLULayer
+from . import palette
+from ._widget_base import (
+    _ErrorArea,
+    _guard,
+    _png,
+    _show_png,
+    _StaticFallback,
+    _strip_tags,
+    _vec,
+    presets,
+)
+
+# ---------------------------------------------------------------------------------
+# Reconstruction playground
+# ---------------------------------------------------------------------------------
+
+
+class ReconstructionPlayground(_StaticFallback, _ErrorArea, W.VBox):
+    r"""Reconstruct an input from the output of a ReLU layer.
+
+    Pick ``x`` (sliders), see :math:`z = C_\alpha x` and the active set :math:`I_x`, the
+    ReLU-dual reconstruction (exact when :math:`\Phi_{I_x}` spans) and the ReLU frame
+    algorithm with its error curve.
+
+    Parameters
+    ----------
+    frame : str, Frame or array_like, default "mercedes-benz"
+        A preset for :math:`\mathbb{R}^2` or :math:`\mathbb{R}^3`, or a frame.
+    offset : float, default -0.5
+        The constant bias.
+    x : array_like, optional
+        The initial input (default ``0.8`` times the first unit vector rotated a little).
+    n_iter : int, default 60
+        Iterations of the frame algorithm.
+    dpi : int, default 80
+
+    Attributes
+    ----------
+    x, z : ndarray
+    active : ndarray of bool, shape (m,)
+    x_dual : ndarray or None
+        The ReLU-dual reconstruction (``None`` when the active set does not span).
+    dual_error : float
+    result : FrameAlgorithmResult or None
+    errors_curve : ndarray
+    summary_text : str
+    last_figure, last_png
+    """
+
+    def __init__(self, frame: Any = "mercedes-benz", *, offset: float = -0.5, x: Any = None, n_iter: int = 60,
+                 dpi: int = 80) -> None:  # fmt: skip
+        from matplotlib.figure import Figure
+
+        super().__init__()
+        self._init_errors()
+        self.dpi = as_count(dpi, "dpi", minimum=20)
+        names = presets(2) + presets(3)
+        self.frame_choice = W.Dropdown(options=names, description="frame", layout=W.Layout(width="240px"))
+        self._given = None
+        if isinstance(frame, str):
+            if frame not in names:
+                raise InputError(f"frame must be one of {names}, or a Frame; got {frame!r}.")
+            self.frame_choice.value = frame
+        else:
+            self._given = as_frame(frame)
+            self.frame_choice.options = [*names, "given"]
+            self.frame_choice.value = "given"
+        self.offset = W.FloatSlider(value=float(offset), min=-1.5, max=1.0, step=0.05, description="α (all)",
+                                    continuous_update=False, readout_format=".2f")  # fmt: skip
+        self.n_iter = W.IntSlider(value=int(n_iter), min=1, max=500, description="iterations", continuous_update=False)
+        self.coords = W.VBox()
+        self.report = W.HTML()
+        self.report.add_class("rfnb-report")
+        self.plot = W.Output()
+        self.plot.add_class("rfnb-plot")
+        self.last_figure = Figure(figsize=(8.4, 3.6), layout="constrained")
+        self.last_png = b""
+        self.summary_text = ""
+        self.result = None
+        self.x_dual = None
+        self.dual_error = float("nan")
+        self.errors_curve = np.zeros(0)
+        self.children = [
+            W.HBox([self.frame_choice, self.offset]),
+            self.coords,
+            self.n_iter,
+            self.report,
+            self.plot,
+            self.errors,
+        ]
+        self.add_class("rfnb-reconstruction-playground")
+        self._x0 = None if x is None else np.asarray(x, dtype=float)
+        self._build_coords()
+        self._update()
+        self.frame_choice.observe(self._on_frame, names="value")
+        self.offset.observe(self._on_change, names="value")
+        self.n_iter.observe(self._on_change, names="value")
+
+    @property
+    def frame(self) -> Frame:
+        """The frame."""
+        from .. import zoo
+
+        return self._given if self.frame_choice.value == "given" else zoo.get(self.frame_choice.value)
+
+    @property
+    def layer(self) -> ReLULayer:
+        """The layer."""
+        F = self.frame
+        return ReLULayer(F, np.full(F.m, float(self.offset.value)))
+
+    def _build_coords(self) -> None:
+        n = self.frame.n
+        if self._x0 is not None and self._x0.shape == (n,):
+            x0 = self._x0
+        else:
+            t = np.deg2rad(25.0)
+            x0 = 0.8 * np.array([np.cos(t), np.sin(t), 0.3][:n])
+        self._x0 = None
+        self.sliders = [W.FloatSlider(value=float(x0[k]), min=-1.5, max=1.5, step=0.01, description=f"x{k + 1}",
+                                      continuous_update=False, readout_format=".2f") for k in range(n)]  # fmt: skip
+        for s in self.sliders:
+            s.observe(self._on_change, names="value")
+        self.coords.children = self.sliders
+
+    @property
+    def x(self) -> np.ndarray:
+        """The input picked with the sliders."""
+        return np.array([s.value for s in self.sliders], dtype=float)
+
+    @_guard
+    def _on_frame(self, change) -> None:
+        self._build_coords()
+        self._update()
+
+    @_guard
+    def _on_change(self, change) -> None:
+        self._update()
+
+    def _update(self) -> None:
+        from ..reconstruction import reconstruct, relu_frame_algorithm
+
+        L, x = self.layer, self.x
+        self.z = L(x)
+        self.active = self.z > 0
+        idx = np.flatnonzero(self.active)
+        spans = L.frame.spans(idx)
+        lines = [
+            f"<b>x</b> = {_vec(x)} &nbsp; <b>z = C<sub>α</sub>x</b> = {_vec(self.z)}",
+            "<b>active set</b> I<sub>x</sub> = {" + ", ".join(f"φ{i + 1}" for i in idx) + "}"
+            + (" — spans R<sup>n</sup>" if spans else " — does <b>not</b> span R<sup>n</sup>: x cannot be recovered"),
+        ]  # fmt: skip
+        self.x_dual, self.dual_error = None, float("nan")
+        self.result, self.errors_curve = None, np.zeros(0)
+        if spans:
+            self.x_dual = np.asarray(reconstruct(L, self.z), dtype=float)
+            self.dual_error = float(np.linalg.norm(self.x_dual - x))
+            lines.append(f"<b>ReLU-dual</b>: x̂ = {_vec(self.x_dual)}, error {self.dual_error:.2e}")
+            self.result = relu_frame_algorithm(L, self.z, n_iter=int(self.n_iter.value), x_true=x, history=True)
+            self.errors_curve = np.asarray(self.result.errors, dtype=float)
+            lines.append(f"<b>frame algorithm</b>: {self.result.n_iter} iterations, error {self.errors_curve[-1]:.2e}, "
+                         f"proven rate ≤ {float(self.result.rate_bound):.3f} per step")  # fmt: skip
+        else:
+            lines.append(f'<span style="color:{palette.BAD}">no left inverse at this x (not α-rectifying here)</span>')
+        self.summary_text = " | ".join(html.unescape(_strip_tags(s)) for s in lines)
+        self.report.value = "<br>".join(lines)
+        self._draw()
+
+    def _draw(self) -> None:
+        fig = self.last_figure
+        fig.clear()
+        ax1, ax2 = fig.subplots(1, 2)
+        L, x = self.layer, self.x
+        if L.n == 2:
+            from .plane import draw_domain, draw_frame_vectors, draw_halfspaces, style_axes
+
+            style_axes(ax1, extent=1.6)
+            draw_halfspaces(ax1, L, shade=False)
+            draw_domain(ax1, Ball(2, 1.0))
+            draw_frame_vectors(ax1, L.frame, faded=[i for i in range(L.m) if not self.active[i]])
+            ax1.plot(*x, "o", ms=9, mfc="none", mec=palette.INK, mew=2, zorder=40, label="x")
+            if self.x_dual is not None:
+                ax1.plot(*self.x_dual, "+", ms=14, color=palette.GOOD, mew=2, zorder=41, label="ReLU-dual x̂")
+            if self.result is not None and self.result.iterates is not None:
+                it = np.asarray(self.result.iterates)
+                ax1.plot(it[:, 0], it[:, 1], ".-", color=palette.HIGHLIGHT, lw=1, ms=3, zorder=39, label="frame algorithm")
+            ax1.legend(loc="lower left", fontsize=7, framealpha=0.85)
+            ax1.set_title("input, active elements, reconstructions", fontsize=9)
+        else:
+            ax1.bar(np.arange(1, L.m + 1), self.z, color=[palette.element_color(i) for i in range(L.m)])
+            ax1.set_xlabel("element i", fontsize=8)
+            ax1.set_title(r"$z = C_\alpha x$ (non-zero: active)", fontsize=9)
+        if self.errors_curve.size:
+            err = np.maximum(self.errors_curve, 1e-17)
+            ax2.semilogy(np.arange(err.size), err, color=palette.OKABE_ITO["blue"], lw=1.5)
+            if np.isfinite(self.dual_error):
+                ax2.axhline(max(self.dual_error, 1e-17), color=palette.GOOD, ls="--", lw=1, label="ReLU-dual")
+                ax2.legend(fontsize=7)
+            ax2.set_xlabel("iteration k", fontsize=8)
+            ax2.set_ylabel(r"$\|y_k - x\|$", fontsize=8)
+        else:
+            ax2.text(0.5, 0.5, "no reconstruction:\nthe active set does not span", ha="center", va="center",
+                     color=palette.BAD, transform=ax2.transAxes)  # fmt: skip
+        ax2.set_title("frame algorithm: error per iteration", fontsize=9)
+        ax2.tick_params(labelsize=8)
+        self.last_png = _png(fig, self.dpi)
+        _show_png(self.plot, self.last_png, self.summary_text)

@@ -1,0 +1,223 @@
+r"""Matplotlib 3-D rendering of the scenes: :func:`static_render` (for GitHub, nbviewer, PDF and tests)
+and the paper's static 3-D figures :func:`figure_poly` and :func:`figure4`. Re-exported by :mod:`.space`.
+
+matplotlib is imported inside the functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..domains import Domain
+from ..errors import InputError
+from . import palette
+from ._common import DEFAULT_LAYERS, LAYERS, check_names, frame3
+from .viewer3d import PolytopeScene, PolytopeViewer
+
+__all__ = ["static_render", "figure_poly", "figure4"]
+
+
+# ---------------------------------------------------------------------------------
+# matplotlib rendering
+# ---------------------------------------------------------------------------------
+
+
+def _view_vector(elev: float, azim: float) -> np.ndarray:
+    """Unit vector from the origin towards a matplotlib 3-D camera at (elev, azim)."""
+    e, a = np.deg2rad(elev), np.deg2rad(azim)
+    return np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+
+
+def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Domain | None = None, bias: Any = None,
+                  element: int = 0, vertex: int | None = None, ax: Any = None, elev: float = 22.0, azim: float = 35.0,
+                  title: str | None = None, size: float = 4.5) -> Any:  # fmt: skip
+    r"""Draw a 3-D scene with matplotlib (for GitHub, nbviewer, PDF and tests).
+
+    Parameters
+    ----------
+    scene : PolytopeScene, PolytopeViewer, Frame or array_like, shape (m, 3)
+        What to draw; a frame gets a new :class:`PolytopeScene` with ``domain``, ``bias``,
+        ``element`` and ``vertex``.
+    layers : iterable of str, optional
+        Layers to draw (default sphere, facets, edges, vertices, labels).
+    ax : mpl_toolkits.mplot3d.axes3d.Axes3D, optional
+        Where to draw (default: the 3-D axes of a new figure; ``ax.figure`` is the figure).
+    elev, azim : float
+        View angles in degrees.
+    title : str, optional
+        Axes title.
+    size : float, default 4.5
+        Figure size in inches (new figures only).
+
+    Returns
+    -------
+    mpl_toolkits.mplot3d.axes3d.Axes3D
+        The axes drawn on (the ``ax=None`` convention of :mod:`relu_frames_nb.viz`: functions that
+        draw on one axes return it; this function used to return the figure, now ``ax.figure``).
+    """
+    from matplotlib.figure import Figure
+    from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection
+
+    if isinstance(scene, PolytopeViewer):
+        if layers is None:
+            layers = scene.visible
+        scene = scene.scene
+    if not isinstance(scene, PolytopeScene):
+        scene = PolytopeScene(scene, domain=domain, bias=bias, element=element, vertex=vertex)
+    names = check_names(DEFAULT_LAYERS if layers is None else layers, LAYERS, "layers")
+    if ax is None:
+        ax = Figure(figsize=(size, size), layout="constrained").add_subplot(projection="3d")
+    elif not hasattr(ax, "add_collection3d"):
+        raise InputError(f"ax must be a 3-D Axes (projection='3d'); got {type(ax).__name__}.")
+    ax.view_init(elev=float(elev), azim=float(azim))
+    ax.computed_zorder = False  # draw layers in order (each collection is depth-sorted itself)
+
+    def tris(pos):
+        return np.asarray(pos, dtype=float).reshape(-1, 3, 3)
+
+    def facecolors(data, k):
+        if data.get("color") is not None:
+            rgb = np.asarray(data["color"], dtype=float).reshape(-1, 3, 3)[:, 0]
+        else:
+            rgb = np.tile(palette.rgb(data["uniform"]), (k, 1))
+        return np.column_stack([rgb, np.full(k, data.get("opacity", 1.0))])
+
+    view = _view_vector(float(elev), float(azim))
+    opaque_sphere = bool(names & {"caps", "correlated"})
+    for name in LAYERS:
+        if name not in names:
+            continue
+        data = scene.arrays(name)
+        if name == "sphere":
+            if not opaque_sphere:
+                u, v = np.mgrid[0 : 2 * np.pi : 37j, 0 : np.pi : 19j]
+                ax.plot_wireframe(np.cos(u) * np.sin(v), np.sin(u) * np.sin(v), np.cos(v), color=palette.MUTED, lw=0.3,
+                                  alpha=0.45)  # fmt: skip
+        elif data["kind"] == "mesh":
+            T = tris(data["position"])
+            keep = np.linalg.norm(np.cross(T[:, 1] - T[:, 0], T[:, 2] - T[:, 0]), axis=1) > 0
+            fc = facecolors(data, T.shape[0])
+            if name in ("caps", "correlated"):  # opaque surfaces: drop the far side (matplotlib sorts crudely)
+                keep &= T.mean(axis=1) @ view > -0.08
+                fc[:, 3] = 1.0
+            if name == "facets":  # outward normals: draw the near side only (the far edges show through)
+                keep &= np.cross(T[:, 1] - T[:, 0], T[:, 2] - T[:, 0]) @ view > 0
+            fc = fc[keep]
+            if keep.any():
+                solid = name in ("caps", "correlated")
+                ax.add_collection3d(Poly3DCollection(T[keep], facecolors=fc, edgecolors=fc if solid else (
+                    (0, 0, 0, 0.15) if name == "facets" else "none"), linewidths=0.25 if solid else 0.3))  # fmt: skip
+            if name == "bias_plane":
+                rim = np.asarray(data["rim"], dtype=float).reshape(-1, 2, 3)
+                ax.add_collection3d(Line3DCollection(rim, colors=data["uniform"], linewidths=1.5))
+            if name == "star":
+                cone = np.asarray(data["cone"], dtype=float).reshape(-1, 2, 3)
+                cone = cone[np.linalg.norm(cone[:, 1] - cone[:, 0], axis=1) > 0]
+                if len(cone):
+                    ax.add_collection3d(Line3DCollection(cone, colors=palette.MUTED, linewidths=0.8, linestyles="--"))
+                if data["has_point"]:
+                    p = data["point"][0]
+                    ax.scatter([p[0]], [p[1]], [p[2]], color=palette.BAD, s=160, marker="*", edgecolors="white",
+                               linewidths=0.8, depthshade=False, zorder=10)  # fmt: skip
+        elif data["kind"] == "lines":
+            seg = np.asarray(data["position"], dtype=float).reshape(-1, 2, 3)
+            if opaque_sphere:
+                seg = seg[seg.mean(axis=1) @ view > -0.05]
+            ax.add_collection3d(Line3DCollection(seg, colors=data["uniform"], linewidths=0.9))
+        elif data["kind"] == "points":
+            p = np.asarray(data["position"], dtype=float)
+            c = np.asarray(data["color"])
+            if opaque_sphere:
+                front = p @ view > -0.05
+                p, c = p[front], c[front]
+            ax.scatter(p[:, 0], p[:, 1], p[:, 2], c=c, s=14, depthshade=False)
+        elif data["kind"] == "labels" and scene.m <= 60:
+            for pos, text in zip(data["position"], data["text"]):
+                if opaque_sphere and pos @ view < 0:
+                    continue
+                ax.text(pos[0], pos[1], pos[2], text, fontsize=8, color=palette.INK, ha="center", va="center")
+    lim = 1.05
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_zlim(-lim, lim)
+    ax.set_box_aspect((1, 1, 1), zoom=1.3)
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+# ---------------------------------------------------------------------------------
+# The paper's 3-D figures (static)
+# ---------------------------------------------------------------------------------
+
+
+def _row_of_3d(n: int, size: float, fig: Any = None):
+    if fig is None:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(size * n, size))
+    fig.subplots_adjust(left=0, right=1, bottom=0, top=0.92, wspace=0.0)
+    return fig, [fig.add_subplot(1, n, k + 1, projection="3d") for k in range(n)]
+
+
+def figure_poly(frame: Any = None, *, seed: int = 1, elev: float = 20.0, azim: float = 35.0, size: float = 4.0,
+                fig: Any = None) -> Any:  # fmt: skip
+    r"""Figure "poly" of the paper: facets :math:`F_j`, spherical caps :math:`F_j^{\mathbb{S}}`, and
+    the decomposition of :math:`\mathbb{S}` by most correlated bases, for a frame in :math:`\mathbb{R}^3`.
+
+    Parameters
+    ----------
+    frame : Frame or array_like, shape (m, 3), optional
+        Default: 12 random unit vectors (``random_sphere(12, 3, seed=seed)``), as in the paper.
+    seed : int, default 1
+        Seed of the default frame (an omnidirectional one).
+    elev, azim : float
+        View angles in degrees.
+    size : float, default 4.0
+        Height of the figure in inches (each panel is square).
+    fig : matplotlib.figure.Figure, optional
+        Figure to draw into (a new one by default).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from ..zoo import random_sphere
+
+    F = random_sphere(12, 3, seed=seed) if frame is None else frame3(frame)
+    scene = PolytopeScene(F)
+    fig, axes = _row_of_3d(3, float(size), fig)
+    panels = [(["sphere", "facets", "edges", "vertices"], "facets $F_j$ of $P_\\Phi$"),
+              (["caps", "edges", "vertices"], "spherical caps $F_j^{\\mathbb{S}}$"),
+              (["correlated", "vertices"], "most correlated bases $J^*(x)$")]  # fmt: skip
+    for ax, (layers, title) in zip(axes, panels):
+        static_render(scene, layers=layers, ax=ax, elev=elev, azim=azim, title=title)
+    return fig
+
+
+def figure4(*, elev: float = 20.0, azim: float = 35.0, size: float = 4.0, seed: int = 3, fig: Any = None) -> Any:
+    r"""Figure 4 of the paper: the icosahedron's facets, an irregular frame's facets, and the polytope
+    bias of one vertex of the icosahedron on :math:`\mathbb{B}` (adjacent facets, their cones, the point
+    where the bias is attained).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from ..domains import Ball
+    from ..zoo import platonic, random_sphere
+
+    fig, axes = _row_of_3d(3, float(size), fig)
+    ico = platonic("icosahedron")
+    static_render(PolytopeScene(ico), layers=["sphere", "facets", "edges", "vertices"], ax=axes[0], elev=elev, azim=azim,
+                  title="icosahedron")  # fmt: skip
+    static_render(PolytopeScene(random_sphere(14, 3, seed=seed)), layers=["sphere", "facets", "edges", "vertices"],
+                  ax=axes[1], elev=elev, azim=azim, title="an irregular frame")  # fmt: skip
+    star = PolytopeScene(ico, domain=Ball(3), vertex=1)
+    value = float(star.estimate.values[1])
+    static_render(star, layers=["sphere", "edges", "vertices", "star"], ax=axes[2], elev=elev, azim=azim,
+                  title=f"PBE on $\\mathbb{{B}}$ for $\\phi_2$: {value:.3g} (star: where attained)")  # fmt: skip
+    return fig
