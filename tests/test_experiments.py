@@ -10,9 +10,12 @@ import pytest
 
 import relu_frames_nb.experiments as ex
 from relu_frames_nb import _kernels
+from relu_frames_nb._validation import as_seed_sequence
 from relu_frames_nb.bias.correlated import sampling_bias, tukey_depth_origin
 from relu_frames_nb.domains import paper_correction
 from relu_frames_nb.errors import InputError
+from relu_frames_nb.experiments import _isinj
+from relu_frames_nb.experiments._runner import EXP_ID
 from relu_frames_nb.zoo import gaussian
 
 SMALL = dict(n_values=[2, 3, 4], m_max=14, n_samples=6000, chunk_size=1024, block_budget=25)
@@ -69,7 +72,7 @@ def test_isinj_exact_column_matches_tukey(small_isinj):
     r = small_isinj
     for k in np.flatnonzero(r.exact_source == ex.EXACT_TUKEY)[::5]:
         n, m = int(r.n[k]), int(r.m[k])
-        rng = np.random.default_rng(ex._seed_seq(0, ex._EXP_ID["isinj"], n, m, 0, 0))
+        rng = np.random.default_rng(as_seed_sequence(0, key=(EXP_ID["isinj"], n, m, 0, 0)))
         res = tukey_depth_origin(gaussian(m, n, seed=rng))
         assert r.tukey_depth[k] == res.depth
         assert r.exact_injective[k] == int(res.injective)
@@ -81,9 +84,9 @@ def test_isinj_estimate_equals_sampling_bias():
     r = ex.isinj(
         n_values=[n], m_max=m, n_samples=N, sample_sharing="configuration", early_decision=False, chunk_size=700, max_workers=1
     )
-    frng = np.random.default_rng(ex._seed_seq(0, ex._EXP_ID["isinj"], n, m, 0, 0))
+    frng = np.random.default_rng(as_seed_sequence(0, key=(EXP_ID["isinj"], n, m, 0, 0)))
     F = gaussian(m, n, seed=frng)
-    X = np.random.default_rng(ex._seed_seq(0, ex._EXP_ID["isinj"], n, m, 0, 1)).standard_normal((N, n))
+    X = np.random.default_rng(as_seed_sequence(0, key=(EXP_ID["isinj"], n, m, 0, 1))).standard_normal((N, n))
     ref = sampling_bias(F, X, init="none", tie_tol=0.0, full_spark=True)
     np.testing.assert_allclose(r.estimate(n, m), ref.values, rtol=1e-12, atol=1e-12)
     # and the verdicts follow from it with the correction rho* ||phi_i||
@@ -175,7 +178,7 @@ def test_isinj_resume_computes_only_missing(tmp_path, small_isinj):
 
 def test_isinj_interrupted_run_resumes(tmp_path, monkeypatch):
     calls = []
-    real = ex._isinj_task
+    real = _isinj._isinj_task
 
     def flaky(spec):
         calls.append(spec["ms"][0])
@@ -183,12 +186,12 @@ def test_isinj_interrupted_run_resumes(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(spec)
 
-    monkeypatch.setattr(ex, "_isinj_task", flaky)
+    monkeypatch.setattr(_isinj, "_isinj_task", flaky)
     with pytest.raises(KeyboardInterrupt):
         ex.isinj(**SMALL, max_workers=1, cache_dir=tmp_path)
     assert len(list(tmp_path.glob("isinj-*/*.npz"))) == 2
     calls.clear()
-    monkeypatch.setattr(ex, "_isinj_task", lambda spec: (calls.append(1), real(spec))[1])
+    monkeypatch.setattr(_isinj, "_isinj_task", lambda spec: (calls.append(1), real(spec))[1])
     r = ex.isinj(**SMALL, max_workers=1, cache_dir=tmp_path)
     assert len(calls) == r.info["tasks"] - 2 and r.info["cached"] == 2
 
@@ -357,15 +360,15 @@ def test_witness_is_a_certificate():
     found = 0
     for n, m in [(5, 14), (6, 18), (7, 16), (4, 12), (6, 15), (3, 9)]:
         Phi = rng.standard_normal((m, n))
-        u = ex._nonrectifying_witness(Phi)
+        u = _isinj._nonrectifying_witness(Phi)
         truth = tukey_depth_origin(Phi)
         if u is not None:
             found += 1
             assert np.count_nonzero(Phi @ u >= 0) < n  # the active sub-frame at u cannot span
             assert not truth.injective
     assert found >= 3
-    assert ex._nonrectifying_witness(zoo.regular_polygon(7).vectors) is None  # injective: never a witness
-    assert ex._nonrectifying_witness(zoo.mercedes_benz().vectors) is not None
+    assert _isinj._nonrectifying_witness(zoo.regular_polygon(7).vectors) is None  # injective: never a witness
+    assert _isinj._nonrectifying_witness(zoo.mercedes_benz().vectors) is not None
 
 
 def test_isinj_witnesses_only_where_no_exact_verdict():

@@ -1,0 +1,382 @@
+"""The machinery shared by the experiments: validation, ``.npz`` persistence, a cache of
+finished tasks, and a task runner on any :class:`concurrent.futures.Executor`.
+
+Private to :mod:`relu_frames_nb.experiments`. Each experiment splits its work into
+independent tasks ``(name, spec, cost)``; :func:`run_experiment` runs those not in the cache
+(longest first, in this process, on a local process pool or on the executor given), reports
+progress, and returns the results by name with the run's ``info``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .._progress import Progress
+from .._validation import as_count
+from ..errors import InputError
+
+#: the two sizes of every experiment
+SIZES = ("fast", "full")
+#: experiment number, the first entry of every seed key
+EXP_ID = {"propinj": 1, "isinj": 2, "conv": 3}
+#: version of the files written (results and cache shards)
+FORMAT = 1
+_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+
+# ---------------------------------------------------------------------------------
+# validation helpers
+# ---------------------------------------------------------------------------------
+
+
+def check_size(size: Any) -> str:
+    if size not in SIZES:
+        raise InputError(f"size must be 'fast' or 'full'; got {size!r}.")
+    return size
+
+
+def check_executor(executor: Any) -> Executor | None:
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise InputError(
+            f"executor must be a concurrent.futures.Executor (or a Dask client.get_executor()); got {type(executor).__name__}."
+        )
+    return executor
+
+
+def check_ints(values: Any, name: str, minimum: int) -> tuple[int, ...]:
+    if isinstance(values, (int, np.integer)) and not isinstance(values, bool):
+        values = [values]
+    try:
+        items = list(values)
+    except TypeError:
+        raise InputError(f"{name} must be a sequence of integers >= {minimum}; got {values!r}.") from None
+    out = tuple(as_count(v, name, minimum=minimum) for v in items)
+    if not out:
+        raise InputError(f"{name} must not be empty.")
+    return out
+
+
+# ---------------------------------------------------------------------------------
+# .npz persistence (no pickles)
+# ---------------------------------------------------------------------------------
+
+
+
+
+def write_npz(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    payload = {k: np.asarray(v) for k, v in arrays.items()}
+    payload["_meta"] = np.array(json.dumps(meta, sort_keys=True))
+    with open(tmp, "wb") as fh:
+        np.savez_compressed(fh, **payload)
+    os.replace(tmp, path)
+
+
+def read_npz(path: Path) -> tuple[dict[str, np.ndarray], dict]:
+    with np.load(Path(path), allow_pickle=False) as f:
+        arrays = {k: f[k] for k in f.files if k != "_meta"}
+        meta = json.loads(str(f["_meta"])) if "_meta" in f.files else {}
+    return arrays, meta
+
+
+def frozen(a: Any, dtype: Any = None) -> np.ndarray:
+    arr = np.array(a, dtype=dtype)
+    arr.setflags(write=False)
+    return arr
+
+
+#: result classes by kind, filled as they are defined (for :func:`load_result`)
+RESULT_KINDS: dict[str, type] = {}
+
+
+class Result:
+    """Shared save/load of the result dataclasses (fields: arrays, ``params``, ``info``)."""
+
+    _kind = ""
+    _array_fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls._kind:
+            RESULT_KINDS[cls._kind] = cls
+
+    def __post_init__(self) -> None:
+        for k in self._array_fields:
+            object.__setattr__(self, k, frozen(getattr(self, k)))
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the result to ``path`` (``.npz``; the suffix is added if missing).
+
+        Parameters
+        ----------
+        path : str or path-like
+            Target file.
+
+        Returns
+        -------
+        pathlib.Path
+            The file written.
+        """
+        p = Path(path)
+        if p.suffix != ".npz":
+            p = p.with_name(p.name + ".npz")
+        meta = {"kind": self._kind, "format": FORMAT, "params": self.params, "info": self.info}
+        write_npz(p, {k: getattr(self, k) for k in self._array_fields}, meta)
+        return p
+
+    @classmethod
+    def load(cls, path: str | os.PathLike):
+        """Read a result written by :meth:`save` (``np.load(..., allow_pickle=False)``).
+
+        Parameters
+        ----------
+        path : str or path-like
+            The ``.npz`` file.
+
+        Returns
+        -------
+        The result.
+
+        Raises
+        ------
+        InputError
+            If the file does not hold a result of this kind.
+        """
+        p = Path(path)
+        if not p.exists():
+            raise InputError(f"path must be an existing .npz result file; got {str(p)!r} (no such file).")
+        try:
+            arrays, meta = read_npz(p)
+        except Exception as exc:
+            raise InputError(f"path must be a readable .npz result file; got {str(p)!r} ({exc}).") from None
+        if meta.get("kind") != cls._kind:
+            raise InputError(f"file must hold a {cls._kind!r} result; got kind {meta.get('kind')!r} in {str(p)!r}.")
+        missing = [k for k in cls._array_fields if k not in arrays]
+        if missing:
+            raise InputError(f"file {str(p)!r} lacks the arrays {missing}; it was written by another version.")
+        return cls(**{k: arrays[k] for k in cls._array_fields}, params=meta.get("params", {}), info=meta.get("info", {}))
+
+
+def load_result(path: str | os.PathLike):
+    """Load any experiment result saved with ``save`` (the kind is read from the file).
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.npz`` file written by :meth:`PropinjResult.save`, :meth:`IsinjResult.save` or
+        :meth:`ConvResult.save`.
+
+    Returns
+    -------
+    PropinjResult or IsinjResult or ConvResult
+    """
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"path must be an existing .npz result file; got {str(p)!r} (no such file).")
+    try:
+        _, meta = read_npz(p)
+    except Exception as exc:
+        raise InputError(f"path must be a readable .npz result file; got {str(p)!r} ({exc}).") from None
+    kinds = RESULT_KINDS
+    if meta.get("kind") not in kinds:
+        raise InputError(f"file must hold an experiment result; got kind {meta.get('kind')!r} in {str(p)!r}.")
+    return kinds[meta["kind"]].load(p)
+
+
+# ---------------------------------------------------------------------------------
+# running independent tasks: executor, cache, progress
+# ---------------------------------------------------------------------------------
+
+
+
+
+class Cache:
+    """One directory of ``.npz`` shards per experiment and parameter set."""
+
+    def __init__(self, root: str | os.PathLike | None, experiment: str, params: dict) -> None:
+        self.dir: Path | None = None
+        if root is None:
+            return
+        text = json.dumps({"format": FORMAT, "experiment": experiment, **params}, sort_keys=True)
+        key = hashlib.sha256(text.encode()).hexdigest()[:12]
+        self.dir = Path(root) / f"{experiment}-{key}"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        pfile = self.dir / "params.json"
+        if not pfile.exists():
+            pfile.write_text(text + "\n")
+
+    def load(self, name: str) -> dict | None:
+        if self.dir is None:
+            return None
+        p = self.dir / f"{name}.npz"
+        if not p.exists():
+            return None
+        try:
+            arrays, meta = read_npz(p)
+        except Exception:  # a shard cut short by a crash: compute it again
+            return None
+        arrays["_meta"] = meta
+        return arrays
+
+    def save(self, name: str, result: dict) -> None:
+        if self.dir is None:
+            return
+        meta = result.get("_meta", {})
+        write_npz(self.dir / f"{name}.npz", {k: v for k, v in result.items() if k != "_meta"}, meta)
+
+
+def _limit_blas_threads() -> None:
+    """Worker initializer: one BLAS thread per process (threadpoolctl if available)."""
+    for var in _THREAD_VARS:
+        os.environ.setdefault(var, "1")
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # the environment variables set by the parent do the job
+        return
+    threadpool_limits(limits=1)
+
+
+@contextmanager
+def _single_threaded_children():
+    """Set the BLAS thread variables to 1 while worker processes are being started."""
+    old = {v: os.environ.get(v) for v in _THREAD_VARS}
+    for v in _THREAD_VARS:
+        if old[v] is None:
+            os.environ[v] = "1"
+    try:
+        yield
+    finally:
+        for v, val in old.items():
+            if val is None:
+                os.environ.pop(v, None)
+
+
+def default_executor(*, max_workers: int | None = None) -> ProcessPoolExecutor:
+    """A local process pool (``spawn``) with one BLAS thread per worker.
+
+    Parameters
+    ----------
+    max_workers : int, optional
+        Number of worker processes (default ``os.cpu_count()``).
+
+    Returns
+    -------
+    concurrent.futures.ProcessPoolExecutor
+        Workers are started lazily, on the first submissions; submit inside
+        ``with`` of the pool as usual and shut it down when done.
+    """
+    import multiprocessing
+
+    workers = (os.cpu_count() or 1) if max_workers is None else as_count(max_workers, "max_workers")
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_limit_blas_threads
+    )
+
+
+def run_tasks(
+    fn: Callable[[dict], dict],
+    tasks: list[tuple[str, dict, float]],
+    *,
+    executor: Executor | None,
+    max_workers: int | None,
+    cache: Cache,
+    progress: Any,
+    desc: str,
+) -> tuple[dict[str, dict], dict]:
+    """Run ``fn(spec)`` for every ``(name, spec, cost)`` not in the cache; return results by name."""
+    results: dict[str, dict] = {}
+    todo = []
+    for name, spec, cost in tasks:
+        hit = cache.load(name)
+        if hit is not None:
+            results[name] = hit
+        else:
+            todo.append((name, spec, cost))
+    todo.sort(key=lambda t: -t[2])  # longest first: better balance
+    stats = {"tasks": len(tasks), "cached": len(tasks) - len(todo), "computed": len(todo)}
+    bar = Progress(progress, len(tasks), initial=len(tasks) - len(todo), desc=desc, unit="task", smoothing=0.05)
+    t0 = time.perf_counter()
+    try:
+        workers = None if max_workers is None else as_count(max_workers, "max_workers")
+        if executor is None and (workers == 1 or len(todo) <= 1):
+            for name, spec, _ in todo:
+                res = fn(spec)
+                cache.save(name, res)
+                results[name] = res
+                bar.update()
+        elif todo:
+            own = executor is None
+            pool = default_executor(max_workers=workers) if own else executor
+            futures: dict[Future, str] = {}
+            try:
+                with _single_threaded_children() if own else nullcontext():
+                    for name, spec, _ in todo:
+                        futures[pool.submit(fn, spec)] = name
+                pending = set(futures)
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        res = fut.result()
+                        name = futures[fut]
+                        cache.save(name, res)
+                        results[name] = res
+                        bar.update()
+            except BaseException:
+                for fut in futures:
+                    fut.cancel()
+                raise
+            finally:
+                if own:
+                    pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        bar.close()
+    stats["seconds"] = time.perf_counter() - t0
+    return results, stats
+
+
+def executor_name(executor: Executor | None, max_workers: int | None) -> str:
+    if executor is None:
+        return f"local processes ({max_workers or os.cpu_count()})" if max_workers != 1 else "in-process"
+    return type(executor).__name__
+
+
+def run_experiment(
+    fn: Callable[[dict], dict],
+    tasks: list[tuple[str, dict, float]],
+    *,
+    executor: Executor | None,
+    max_workers: int | None,
+    cache: Cache,
+    progress: Any,
+    desc: str,
+) -> tuple[dict[str, dict], dict]:
+    """Run the tasks (see :func:`run_tasks`); return the results by name and the run's ``info``.
+
+    ``info`` holds ``wall_seconds``, ``task_seconds`` and ``task_cpu_seconds`` (sums of the
+    ``seconds`` and ``cpu_seconds`` each task reports in its ``_meta``, cached tasks included),
+    ``executor`` and the task counts (``tasks``, ``cached``, ``computed``, ``seconds``). Each
+    experiment adds its own entries.
+    """
+    t0 = time.perf_counter()
+    results, stats = run_tasks(
+        fn, tasks, executor=executor, max_workers=max_workers, cache=cache, progress=progress, desc=desc
+    )
+    metas = [r.get("_meta", {}) for r in results.values()]
+    info = {
+        "wall_seconds": time.perf_counter() - t0,
+        "task_seconds": sum(float(meta.get("seconds", 0.0)) for meta in metas),
+        "task_cpu_seconds": sum(float(meta.get("cpu_seconds", 0.0)) for meta in metas),
+        "executor": executor_name(executor, max_workers),
+        **stats,
+    }
+    return results, info
