@@ -9,9 +9,9 @@ The decision uses only certificates:
    into injectivity;
 3. a verified colliding pair (:func:`~relu_frames_nb.rectifying.find_collision`) proves
    non-injectivity;
-4. on :math:`\mathbb{R}^n` with ``alpha <= 0`` the exact zero-bias test (Tukey depth of the
-   origin >= n) proves injectivity: 0-rectifying on the open set R^n, and smaller biases
-   keep the property (Prop. "inclusive");
+4. with ``alpha <= 0`` the exact zero-bias test (Tukey depth of the origin >= n) proves
+   injectivity on R^n: 0-rectifying on the open set R^n, and smaller biases keep the
+   property (Prop. "inclusive"); injective on R^n is injective on every K in it;
 5. anything else is "undetermined", with the evidence gathered.
 """
 
@@ -200,14 +200,15 @@ def decide(
                            f"not injective on {where} — verified collision C(x) = C(y) with x = {vec(coll.x)}, "
                            f"y = {vec(coll.y)} ({coll.method}); not rectifying at {n_bad} of {n_all} points checked{extra}",
                            coll, n_bad, n_all)  # fmt: skip
-    if not K.bounded and K.inner_radius == 0 and np.all(alpha <= 0):
+    if np.all(alpha <= 0):  # injective on R^n is injective on every K in R^n (verdicts are monotone in K)
         try:
-            from .bias.correlated import zero_bias_injective
+            from .zero_bias import zero_bias_injective
 
             depth = zero_bias_injective(layer.frame)
             if depth.injective:
+                sub = "" if not K.bounded and K.inner_radius == 0 else f", hence on its subset {where}"
                 return Verdict(Status.INJECTIVE, "Tukey depth", float("nan"),
-                               f"injective on R^{K.n} — proof: 0-rectifying (Tukey depth of 0 is {depth.depth} ≥ n) "
+                               f"injective on R^{K.n}{sub} — proof: 0-rectifying (Tukey depth of 0 is {depth.depth} ≥ n) "
                                "and α ≤ 0", None, n_bad, n_all)  # fmt: skip
         except ReluFramesError:
             pass

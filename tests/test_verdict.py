@@ -56,3 +56,13 @@ def test_bad_arguments():
         rf.decide(L, rf.Ball(2), n_samples=0)
     with pytest.raises(InputError):
         rf.decide(rf.zoo.mercedes_benz(), rf.Ball(2))
+
+
+def test_verdicts_are_monotone_in_the_domain():
+    # a zero-bias layer proven injective on R^2 (Tukey depth) is injective on every subset of R^2
+    L = rf.ReLULayer(rf.zoo.regular_polygon(8), 0.0)
+    on_space = rf.decide(L, rf.RealSpace(2))
+    assert on_space.status == "injective"
+    for K in (rf.Ball(2), rf.Shell(2, 0.5, 1.0), rf.PositiveBall(2, 3.0)):
+        v = rf.decide(L, K)
+        assert v.status == "injective", (K, v.text)
