@@ -93,6 +93,23 @@ def test_plot_functions_check_their_input():
         rp.plot_conv([1, 2])
 
 
+def test_plot_functions_draw_into_a_given_figure_with_options(tmp_path, tiny_sizes):
+    from matplotlib.figure import Figure
+
+    from relu_frames_nb.viz import experiments as vx
+
+    cv = ex.conv(size="fast", max_workers=1, progress=False)
+    fig = Figure(figsize=(8, 3))
+    assert vx.plot_conv(cv, fig=fig, band="minmax", xscale="linear", tag="fig:conv") is fig
+    assert fig.axes[1].get_xscale() == "linear" and fig.axes[1].get_title().startswith("[fig:conv]")
+    fig.savefig(tmp_path / "conv.png", dpi=40)
+    with pytest.raises(InputError, match="band"):
+        vx.plot_conv(cv, band="iqr")
+    pr = ex.propinj(size="fast", max_workers=1, progress=False)
+    fig = vx.plot_propinj(pr, quantiles=False)
+    assert len(fig.axes[0].lines) == int((pr.n == pr.n[0]).sum())  # one mean line per redundancy, no quantiles
+
+
 def test_module_entry_point(tmp_path):
     """``python -m relu_frames_nb reproduce`` with options first, and a bad figure name."""
     out = tmp_path / "o"

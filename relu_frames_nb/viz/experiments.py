@@ -1,0 +1,253 @@
+r"""The figures of the paper's Section "Numerical experiments": "propinj", "isinj" and "conv".
+
+Each function takes the result of the matching experiment of :mod:`relu_frames_nb.experiments`
+and draws the whole (multi-panel) figure into ``fig`` (a new
+:class:`matplotlib.figure.Figure` when ``fig`` is None; no pyplot state, so they work with any
+backend), and returns the figure. The ``reproduce`` command and the notebooks
+``06_sampling``, ``07_polytope_bias`` and ``08_random_layers`` draw them from here.
+
+``tag`` (optional, e.g. ``"fig:propinj"``) prefixes the panel titles with ``[tag]``, the label
+of the figure in the notebooks' paper map.
+
+matplotlib is imported inside the functions, never at import time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import experiments as ex
+from ..errors import InputError
+from . import palette
+
+__all__ = ["plot_propinj", "plot_isinj", "plot_conv"]
+
+#: the colour-blind-safe Okabe-Ito colours of the project's palette
+_OI = palette.OKABE_ITO
+
+
+def _figure(figsize):
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise InputError("matplotlib must be installed to draw the figures: pip install 'relu_frames_nb[viz]'.") from None
+    return Figure(figsize=figsize, layout="constrained")
+
+
+def _tagged(tag: str | None, title: str) -> str:
+    return f"[{tag}] {title}" if tag else title
+
+
+def plot_propinj(result: ex.PropinjResult, *, fig: Any = None, quantiles: bool = True, tag: str | None = None):
+    """Figure "propinj": mean and spread of the rectifying proportion per iteration.
+
+    Parameters
+    ----------
+    result : PropinjResult
+        From :func:`relu_frames_nb.experiments.propinj`.
+    fig : matplotlib.figure.Figure, optional
+        Figure to draw into (a new one by default).
+    quantiles : bool, default True
+        Also draw the 10% / 90% quantiles over the trials (dotted).
+    tag : str, optional
+        Prefix of the panel titles (``[tag]``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per dimension; per redundancy the mean (line), mean +- std (band) and the
+        10% / 90% quantiles (dotted), on a log iteration axis.
+    """
+    if not isinstance(result, ex.PropinjResult):
+        raise InputError(f"result must be a PropinjResult; got {type(result).__name__}.")
+    dims = list(dict.fromkeys(result.n.tolist()))
+    fig = fig or _figure((6.0 * len(dims), 4.2))
+    axes = fig.subplots(1, len(dims), sharey=True, squeeze=False)[0]
+    it = result.iterations
+    keep = it >= 1  # log axis
+    mean, std = result.mean, result.std
+    q = result.quantiles((0.1, 0.9))
+    for ax, n in zip(axes, dims):
+        for k, c in enumerate(np.flatnonzero(result.n == n)):
+            color = palette.element_color(k)
+            label = f"$q = {result.redundancy[c]:g}$ ($m = {result.m[c]}$)"
+            (line,) = ax.plot(it[keep], mean[c, keep], color=color, lw=2, label=label)
+            lo = np.clip(mean[c] - std[c], 0, 1)
+            hi = np.clip(mean[c] + std[c], 0, 1)
+            ax.fill_between(it[keep], lo[keep], hi[keep], color=line.get_color(), alpha=0.2, linewidth=0)
+            if quantiles:
+                ax.plot(it[keep], q[c, 0, keep], ":", color=line.get_color(), linewidth=0.8)
+                ax.plot(it[keep], q[c, 1, keep], ":", color=line.get_color(), linewidth=0.8)
+        ax.set_xscale("log")
+        ax.set_xlabel("iteration $k$ (samples processed)")
+        ax.set_title(_tagged(tag, f"$n = {n}$"))
+        ax.grid(linestyle="--", alpha=0.5)
+        ax.legend(loc="lower right")
+    axes[0].set_ylabel("proportion of test points where rectifying")
+    T = result.proportions.shape[1]
+    spread = "±std (band), 10%/90% quantiles (dotted)" if quantiles else "±std (band)"
+    fig.suptitle(f"Evolution towards injectivity: mean, {spread}; {T} trials")
+    return fig
+
+
+def plot_isinj(result: ex.IsinjResult, *, fig: Any = None, tag: str | None = None):
+    """Figure "isinj": heatmaps over ``(n, m)`` with the conjectured threshold and the bounds.
+
+    Parameters
+    ----------
+    result : IsinjResult
+        From :func:`relu_frames_nb.experiments.isinj`.
+    fig : matplotlib.figure.Figure, optional
+        Figure to draw into.
+    tag : str, optional
+        Prefix of the panel titles (``[tag]``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One heatmap per bias variance (proportion of entries passing the sampled test; 1 =
+        injective), lines ``m = 6.698 n`` (solid), ``3.3 n`` (dashed), ``9.091 n`` (dash-dot),
+        vermillion crosses where sampling says injective but the exact zero-bias test says not;
+        and a last panel comparing the sampled zero-bias verdict with the exact one (green: both
+        injective, grey: both not, vermillion: sampling over-estimates, sky blue: sampling is
+        conservative, blank: no exact verdict).
+    """
+    if not isinstance(result, ex.IsinjResult):
+        raise InputError(f"result must be an IsinjResult; got {type(result).__name__}.")
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    V = result.variances.size
+    fig = fig or _figure((4.6 * (V + 1), 5.0))
+    axes = fig.subplots(1, V + 1, sharey=True)
+    nmin, nmax, mmax = int(result.n.min()), int(result.n.max()), int(result.m.max())
+    extent = (-0.5, nmax + 0.5, -0.5, mmax + 0.5)
+    nn = np.linspace(nmin - 0.5, nmax + 0.5, 50)
+    over = result.overestimated
+    cons = result.conservative
+
+    def lines(ax):
+        ax.plot(nn, ex.CONJECTURED_REDUNDANCY * nn, color=_OI["reddish_purple"], linewidth=2,
+                label=f"$m = {ex.CONJECTURED_REDUNDANCY}\\,n$ (conjecture)")  # fmt: skip
+        ax.plot(nn, ex.REDUNDANCY_LOWER * nn, "--", color=_OI["vermillion"], linewidth=1.5,
+                label=f"$m = {ex.REDUNDANCY_LOWER}\\,n$ (proven)")  # fmt: skip
+        ax.plot(nn, ex.REDUNDANCY_UPPER * nn, "-.", color=_OI["sky_blue"], linewidth=1.5,
+                label=f"$m = {ex.REDUNDANCY_UPPER}\\,n$ (proven)")  # fmt: skip
+        ax.set_xlim(nmin - 0.5, nmax + 0.5)
+        ax.set_ylim(nmin - 0.5, mmax + 0.5)
+        ax.set_aspect("auto")
+        ax.set_xlabel("dimension $n$")
+
+    im = None
+    for j, v in enumerate(result.variances):
+        ax = axes[j]
+        im = ax.imshow(
+            result.grid(result.proportion[:, j]).T, origin="lower", extent=extent, cmap=palette.SEQUENTIAL_CMAP, vmin=0, vmax=1
+        )
+        lines(ax)
+        if v == 0 and over.any():
+            ax.plot(result.n[over], result.m[over], "x", color=palette.BAD, markersize=4, label="sampling over-estimates")
+        title = f"$\\sigma^2 = {v:g}$: {int(result.injective[:, j].sum())} of {result.n.size} injective"
+        ax.set_title(_tagged(tag, title), fontsize=10)
+    axes[0].set_ylabel("number of frame vectors $m$")
+    axes[0].legend(loc="upper left", fontsize=7)
+    fig.colorbar(im, ax=axes[:V], shrink=0.8, label="proportion of bias entries passing")
+    # exact vs sampled, zero bias
+    ax = axes[V]
+    j0 = result.zero_variance
+    code = np.full(result.n.size, np.nan)
+    known = result.exact_injective >= 0
+    if j0 >= 0:
+        inj = result.injective[:, j0]
+        code[known & inj & (result.exact_injective == 1)] = 3  # agree: injective
+        code[known & ~inj & (result.exact_injective == 0)] = 0  # agree: not injective
+        code[over] = 1
+        code[cons] = 2
+    cat = [palette.lighten(palette.INK, 0.55), palette.BAD, _OI["sky_blue"], palette.GOOD]
+    ax.imshow(result.grid(code).T, origin="lower", extent=extent, cmap=ListedColormap(cat), vmin=-0.5, vmax=3.5,
+              interpolation="nearest")  # fmt: skip
+    lines(ax)
+    s = result.summary()
+    ax.legend(
+        handles=[
+            Patch(color=cat[3], label="both: injective"),
+            Patch(color=cat[0], label="both: not injective"),
+            Patch(color=cat[1], label=f"sampling says injective, exact: not ({s['overestimated']})"),
+            Patch(color=cat[2], label=f"exact injective, sampling: not ({s['conservative']})"),
+        ],
+        loc="lower right",
+        fontsize=7,
+        framealpha=0.95,
+    )
+    ax.set_title(_tagged(tag, f"$\\sigma^2 = 0$ against exact verdicts ({s['exact_known']} frames)"), fontsize=10)
+    p = result.params
+    fig.suptitle(
+        f"Effect of redundancy: N = {p.get('n_samples')} samples, correction 0.05 (log N/N)^(1/n)"
+        f"{' × ||φ_i||' if p.get('correction_scaling') == 'norms' else ''}. Last panel: exact verdicts from the Tukey depth "
+        f"(small n), m < 2n, and certified witnesses (LP search); blank: no exact verdict",
+        fontsize=10,
+    )
+    return fig
+
+
+def plot_conv(result: ex.ConvResult, *, fig: Any = None, band: str = "std", xscale: str = "log", tag: str | None = None):
+    r"""Figure "conv": the tetrahedron's inscribing polytope and the distance to its maximal bias.
+
+    Parameters
+    ----------
+    result : ConvResult
+        From :func:`relu_frames_nb.experiments.conv`.
+    fig : matplotlib.figure.Figure, optional
+        Figure to draw into.
+    band : {"std", "minmax"}, default "std"
+        The shaded band around the mean: mean +- std (clipped at the smallest trial, with the
+        smallest and largest trial dotted), or the range from the smallest to the largest trial.
+    xscale : {"log", "linear"}, default "log"
+        Scale of the iteration axis (the distance is always on a log scale).
+    tag : str, optional
+        Prefix of the panel titles (``[tag]``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left: the inscribing polytope (rendered by :func:`relu_frames_nb.viz.space.static_render`).
+        Right: mean (and spread) of :math:`\|\alpha^{(k)} - \alpha^{\mathbb{S}}\|` on a log scale.
+    """
+    if not isinstance(result, ex.ConvResult):
+        raise InputError(f"result must be a ConvResult; got {type(result).__name__}.")
+    if band not in ("std", "minmax"):
+        raise InputError(f"band must be 'std' or 'minmax'; got {band!r}.")
+    if xscale not in ("log", "linear"):
+        raise InputError(f"xscale must be 'log' or 'linear'; got {xscale!r}.")
+    from ..zoo import platonic
+    from .render3d import static_render
+
+    fig = fig or _figure((12.0, 4.2))
+    gs = fig.add_gridspec(1, 3)
+    ax3 = fig.add_subplot(gs[0, 0], projection="3d")
+    static_render(platonic("tetrahedron"), layers=["sphere", "facets", "edges", "vertices", "labels"], ax=ax3,
+                  title=_tagged(tag, "inscribing polytope of the tetrahedron"))  # fmt: skip
+    ax = fig.add_subplot(gs[0, 1:])
+    it = result.iterations
+    d = result.distances
+    fin = np.all(np.isfinite(d), axis=0) & (it >= 1)
+    mean, std = result.mean, result.std
+    lo, hi = d[:, fin].min(axis=0), d[:, fin].max(axis=0)
+    ax.plot(it[fin], mean[fin], color=_OI["blue"], lw=2, label=f"mean over {d.shape[0]} trials")
+    if band == "std":
+        ax.fill_between(it[fin], np.maximum(mean[fin] - std[fin], lo), mean[fin] + std[fin], color=_OI["blue"], alpha=0.25,
+                        lw=0, label="±std")  # fmt: skip
+        ax.plot(it[fin], hi, ":", color=palette.MUTED, linewidth=0.8, label="max / min")
+        ax.plot(it[fin], lo, ":", color=palette.MUTED, linewidth=0.8)
+    else:
+        ax.fill_between(it[fin], lo, hi, color=_OI["blue"], alpha=0.2, lw=0, label="min / max")
+    ax.set_xscale(xscale)
+    ax.set_yscale("log")
+    ax.set_xlabel("iteration $k$")
+    ax.set_ylabel(r"$\|\alpha^{(k)} - \alpha^{\mathbb{S}}\|$")
+    ax.grid(linestyle="--", alpha=0.5, which="both")
+    ax.legend()
+    ax.set_title(_tagged(tag, r"distance to $\alpha^{\mathbb{S}} = -1/\sqrt{3}$ (polytope bias; the paper prints $+1/\sqrt{3}$)"))
+    return fig
