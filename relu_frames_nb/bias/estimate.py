@@ -28,20 +28,23 @@ class BiasEstimate:
     values : ndarray, shape (m,)
         The bias; ``+inf`` marks an irrelevant element (any bias works for it).
     method : str
-        How it was computed (``"sampling"``, ``"max-constant"``, ``"polytope-sphere"``, ...).
+        How it was computed: ``"sampling"`` (:func:`~relu_frames_nb.bias.sampling.sampling_bias`)
+        or ``"polytope"`` (:func:`~relu_frames_nb.bias.polytope.polytope_bias` and
+        :func:`~relu_frames_nb.bias.polytope.polytope_bias_exterior`; the domain case is in
+        ``info["case"]``). The maximal constant bias is a float, not an estimate.
     domain : Domain or None
         The domain it refers to.
     guarantee : str
         ``"guaranteed"`` (rectifying on all of the domain, proven), ``"on-samples"``
         (rectifying on the samples used) or ``"estimate"`` (heuristic for the domain).
     n_samples : int
-        Number of samples used (0 for exact methods).
+        Number of samples used (0 for the polytope estimation, which uses none).
     correction : float
         The covering-radius correction subtracted (times the frame norms).
     correction_kind : str
         ``"none"``, ``"guaranteed"`` (true covering radius bound) or ``"heuristic"``.
     history : ndarray or None, shape (k, m)
-        Snapshots of the estimate while it was computed (for convergence plots).
+        Snapshots of the estimate while it was computed (sampling with ``history``; for convergence plots).
     history_steps : ndarray or None, shape (k,)
         Number of samples processed at each snapshot.
     argmin : ndarray or None, shape (m, n)
