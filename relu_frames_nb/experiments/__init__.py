@@ -82,5 +82,5 @@ __all__ = [
 
 #: conjectured injectivity threshold of random zero-bias layers (Maillard et al.), m = q n
 CONJECTURED_REDUNDANCY = 6.698
-#: proven asymptotic bound: q <= 3.3 not injective (Section "Redundancy"); ``REDUNDANCY_UPPER``: q >= 9.091 injective
+#: proven asymptotic bounds (Section "Redundancy"): q <= 3.3 not injective; q >= REDUNDANCY_UPPER = 9.091 injective
 REDUNDANCY_LOWER = 3.3

@@ -69,8 +69,6 @@ def check_ints(values: Any, name: str, minimum: int) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------------
 
 
-
-
 def write_npz(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -196,8 +194,6 @@ def load_result(path: str | os.PathLike):
 # ---------------------------------------------------------------------------------
 # running independent tasks: executor, cache, progress
 # ---------------------------------------------------------------------------------
-
-
 
 
 class Cache:
