@@ -318,3 +318,17 @@ def test_viewer_display_bundle_has_a_static_png_for_readers_without_a_kernel():
     assert v.snapshot_png() != png  # the picture follows the visible layers
     v.static_fallback = False
     assert "image/png" not in v._repr_mimebundle_()
+
+
+def test_paper_3d_figures_options():
+    from matplotlib.figure import Figure
+
+    F = rf.zoo.random_sphere(12, 3, seed=1)
+    fig = space.figure4(irregular=F, labels=True, elev=(20, 20, 15), azim=(60, 35, 100), tag="fig:fig4",
+                        fig=Figure(figsize=(6, 2)))  # fmt: skip
+    assert [ax.get_title().startswith("[fig:fig4]") for ax in fig.axes] == [True] * 3
+    assert fig.axes[2].azim == 100
+    fig = space.figure_poly(F, labels=True, tag="fig:poly")
+    assert fig.axes[0].get_title().startswith("[fig:poly]")
+    with pytest.raises(ValueError, match="elev"):
+        space.figure_poly(F, elev=(1, 2))

@@ -163,8 +163,20 @@ def _row_of_3d(n: int, size: float, fig: Any = None):
     return fig, [fig.add_subplot(1, n, k + 1, projection="3d") for k in range(n)]
 
 
-def figure_poly(frame: Any = None, *, seed: int = 1, elev: float = 20.0, azim: float = 35.0, size: float = 4.0,
-                fig: Any = None) -> Any:  # fmt: skip
+def _per_panel(value: Any, name: str, n: int = 3) -> list[float]:
+    """One view angle for every panel, or one per panel."""
+    vals = np.atleast_1d(np.asarray(value, dtype=float))
+    if vals.ndim != 1 or vals.size not in (1, n) or not np.all(np.isfinite(vals)):
+        raise InputError(f"{name} must be one angle in degrees or {n} of them (one per panel); got {value!r}.")
+    return [float(v) for v in np.broadcast_to(vals, (n,))]
+
+
+def _tagged(tag: str | None, title: str) -> str:
+    return f"[{tag}] {title}" if tag else title
+
+
+def figure_poly(frame: Any = None, *, seed: int = 1, elev: Any = 20.0, azim: Any = 35.0, size: float = 4.0,
+                labels: bool = False, tag: str | None = None, fig: Any = None) -> Any:  # fmt: skip
     r"""Figure "poly" of the paper: facets :math:`F_j`, spherical caps :math:`F_j^{\mathbb{S}}`, and
     the decomposition of :math:`\mathbb{S}` by most correlated bases, for a frame in :math:`\mathbb{R}^3`.
 
@@ -174,10 +186,14 @@ def figure_poly(frame: Any = None, *, seed: int = 1, elev: float = 20.0, azim: f
         Default: 12 random unit vectors (``random_sphere(12, 3, seed=seed)``), as in the paper.
     seed : int, default 1
         Seed of the default frame (an omnidirectional one).
-    elev, azim : float
-        View angles in degrees.
+    elev, azim : float or sequence of 3 floats
+        View angles in degrees (one for all panels, or one per panel).
     size : float, default 4.0
         Height of the figure in inches (each panel is square).
+    labels : bool, default False
+        Label the vertices :math:`\phi_i` in the facet panel.
+    tag : str, optional
+        Prefix of the panel titles (``[tag]``, the label of the figure in the notebooks).
     fig : matplotlib.figure.Figure, optional
         Figure to draw into (a new one by default).
 
@@ -190,18 +206,37 @@ def figure_poly(frame: Any = None, *, seed: int = 1, elev: float = 20.0, azim: f
     F = random_sphere(12, 3, seed=seed) if frame is None else frame3(frame)
     scene = PolytopeScene(F)
     fig, axes = _row_of_3d(3, float(size), fig)
-    panels = [(["sphere", "facets", "edges", "vertices"], "facets $F_j$ of $P_\\Phi$"),
+    panels = [(["sphere", "facets", "edges", "vertices"] + (["labels"] if labels else []), "facets $F_j$ of $P_\\Phi$"),
               (["caps", "edges", "vertices"], "spherical caps $F_j^{\\mathbb{S}}$"),
               (["correlated", "vertices"], "most correlated bases $J^*(x)$")]  # fmt: skip
-    for ax, (layers, title) in zip(axes, panels):
-        static_render(scene, layers=layers, ax=ax, elev=elev, azim=azim, title=title)
+    views = zip(_per_panel(elev, "elev"), _per_panel(azim, "azim"))
+    for ax, (layers, title), (e, a) in zip(axes, panels, views):
+        static_render(scene, layers=layers, ax=ax, elev=e, azim=a, title=_tagged(tag, title))
     return fig
 
 
-def figure4(*, elev: float = 20.0, azim: float = 35.0, size: float = 4.0, seed: int = 3, fig: Any = None) -> Any:
+def figure4(*, elev: Any = 20.0, azim: Any = 35.0, size: float = 4.0, seed: int = 3, irregular: Any = None,
+            labels: bool = False, tag: str | None = None, fig: Any = None) -> Any:  # fmt: skip
     r"""Figure 4 of the paper: the icosahedron's facets, an irregular frame's facets, and the polytope
     bias of one vertex of the icosahedron on :math:`\mathbb{B}` (adjacent facets, their cones, the point
     where the bias is attained).
+
+    Parameters
+    ----------
+    elev, azim : float or sequence of 3 floats
+        View angles in degrees (one for all panels, or one per panel).
+    size : float, default 4.0
+        Height of the figure in inches (each panel is square).
+    seed : int, default 3
+        Seed of the default irregular frame (``random_sphere(14, 3, seed=seed)``).
+    irregular : Frame or array_like, shape (m, 3), optional
+        The irregular frame of the middle panel (default: the random one above).
+    labels : bool, default False
+        Label the vertices :math:`\phi_i` in every panel.
+    tag : str, optional
+        Prefix of the panel titles (``[tag]``).
+    fig : matplotlib.figure.Figure, optional
+        Figure to draw into (a new one by default).
 
     Returns
     -------
@@ -210,14 +245,17 @@ def figure4(*, elev: float = 20.0, azim: float = 35.0, size: float = 4.0, seed: 
     from ..domains import Ball
     from ..zoo import platonic, random_sphere
 
+    views = list(zip(_per_panel(elev, "elev"), _per_panel(azim, "azim")))
+    other = random_sphere(14, 3, seed=seed) if irregular is None else frame3(irregular)
+    lab = ["labels"] if labels else []
     fig, axes = _row_of_3d(3, float(size), fig)
     ico = platonic("icosahedron")
-    static_render(PolytopeScene(ico), layers=["sphere", "facets", "edges", "vertices"], ax=axes[0], elev=elev, azim=azim,
-                  title="icosahedron")  # fmt: skip
-    static_render(PolytopeScene(random_sphere(14, 3, seed=seed)), layers=["sphere", "facets", "edges", "vertices"],
-                  ax=axes[1], elev=elev, azim=azim, title="an irregular frame")  # fmt: skip
+    static_render(PolytopeScene(ico), layers=["sphere", "facets", "edges", "vertices", *lab], ax=axes[0], elev=views[0][0],
+                  azim=views[0][1], title=_tagged(tag, "icosahedron"))  # fmt: skip
+    static_render(PolytopeScene(other), layers=["sphere", "facets", "edges", "vertices", *lab], ax=axes[1], elev=views[1][0],
+                  azim=views[1][1], title=_tagged(tag, "an irregular frame"))  # fmt: skip
     star = PolytopeScene(ico, domain=Ball(3), vertex=1)
     value = float(star.estimate.values[1])
-    static_render(star, layers=["sphere", "edges", "vertices", "star"], ax=axes[2], elev=elev, azim=azim,
-                  title=f"PBE on $\\mathbb{{B}}$ for $\\phi_2$: {value:.3g} (star: where attained)")  # fmt: skip
+    static_render(star, layers=["sphere", "edges", "vertices", "star", *lab], ax=axes[2], elev=views[2][0], azim=views[2][1],
+                  title=_tagged(tag, f"PBE on $\\mathbb{{B}}$ for $\\phi_2$: {value:.3g} (star: where attained)"))  # fmt: skip
     return fig
