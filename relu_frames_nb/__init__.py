@@ -2,42 +2,50 @@
 
 Map of the package (data flows one way: core -> viz -> widgets -> notebooks)
 ---------------------------------------------------------------------------
-frames          :class:`Frame` (analysis/synthesis, bounds, normalization, spark)
-zoo             named frames of the paper and random frames
-domains         :class:`Ball`, :class:`Sphere`, :class:`Shell`, :class:`PositiveBall`,
-                :class:`RealSpace`, :class:`Samples`; covering radii
-layer           :class:`ReLULayer` (batched forward pass, PyTorch convention)
-rectifying      alpha-rectifying tests, maximal domain, collisions, exact zero-bias test
-bias            most correlated bases, maximal constant bias, sampling-based and
-                polytope bias estimation, all returning :class:`BiasEstimate`
-reconstruction  ReLU-duals, left-inverse banks, ReLU frame algorithm, PReLU
-stability       local and global Lipschitz bounds, image radius
+frames           :class:`Frame` (analysis/synthesis, bounds, normalization, spark)
+zoo              named frames of the paper and random frames
+domains/         the data domains K: :class:`Ball`, :class:`Sphere`, :class:`Shell`,
+                 :class:`PositiveBall`, :class:`RealSpace`, :class:`Exterior`,
+                 :class:`Samples`, polyhedral :class:`Box`, :class:`Polytope`,
+                 :class:`Hull`; :func:`parse_domain` (one spelling); covering radii
+layer            :class:`ReLULayer` (batched forward, PyTorch convention), :class:`PReLULayer`
+rectifying       alpha-rectifying tests, maximal domain, collision witnesses
+zero_bias        the exact zero-bias test (Tukey depth of the origin)
+bias/            most correlated bases and maximal constant bias (correlated),
+                 sampling-based estimation (sampling), the inscribing polytope and
+                 omnidirectionality (inscribing), polytope bias estimation (polytope),
+                 all returning :class:`BiasEstimate` (estimate)
+reconstruction   ReLU-synthesis, ReLU-duals, :func:`reconstruct`, PReLU inverse
+left_inverse     :class:`LeftInverseBank` (precomputed left inverses)
+frame_algorithm  the iterative ReLU frame algorithm
+stability        local and global Lipschitz bounds, image radius
+verdict          :func:`decide` and :class:`Status`: one verdict for the CLI, the
+                 extension and the explorers
+exact/           exact verdicts by mixed-integer programming (certificate or verified pair)
+network/         :class:`Network`: whole networks checked layer by layer
+experiments/     the paper's experiments (Figures "propinj", "isinj", "conv")
+reference        literal transcriptions of Appendices A and C, for comparison
+sizes            :func:`full_size`: fast (CI) or paper-scale sizes for the notebooks
+cli              ``python -m relu_frames_nb check``: a trained layer or network
+reproduce        ``python -m relu_frames_nb reproduce``: regenerate the experiments
+extension        ``%load_ext relu_frames_nb``: rich reprs and magics (needs IPython)
+viz/             matplotlib 2-D views, pythreejs 3-D viewers, the explorers (optional)
 
-The core imports numpy and scipy only; plots and widgets live in ``relu_frames_nb.viz``.
+Private helpers live in private modules (``_validation``, ``_patterns``, ``_progress``,
+``_io``, ``_format``, ``_deprecation``, ``_kernels``). The core imports numpy and scipy only.
 """
 
 from . import zoo
-from .bias.correlated import (
-    TukeyDepth,
-    max_constant_bias,
-    most_correlated_basis,
-    sampling_bias,
-    tukey_depth_origin,
-    zero_bias_injective,
-)
+from .bias.correlated import max_constant_bias, most_correlated_basis
 from .bias.estimate import BiasEstimate
-from .bias.polytope import (
-    InscribingPolytope,
-    complete_omnidirectional,
-    inscribing_polytope,
-    is_omnidirectional,
-    polytope_bias,
-    polytope_bias_exterior,
-)
+from .bias.inscribing import InscribingPolytope, complete_omnidirectional, inscribing_polytope, is_omnidirectional
+from .bias.polytope import polytope_bias, polytope_bias_exterior
+from .bias.sampling import sampling_bias
 from .domains import (
     Ball,
     CoveringRadius,
     Domain,
+    Exterior,
     PositiveBall,
     RealSpace,
     Samples,
@@ -45,6 +53,7 @@ from .domains import (
     Sphere,
     covering_radius,
     paper_correction,
+    parse_domain,
 )
 from .errors import (
     DegenerateHullError,
@@ -56,18 +65,11 @@ from .errors import (
     ReluFramesError,
     TooExpensiveError,
 )
+from .frame_algorithm import FrameAlgorithmResult, relu_frame_algorithm
 from .frames import Frame
-from .layer import ReLULayer
-from .reconstruction import (
-    FrameAlgorithmResult,
-    LeftInverseBank,
-    PReLULayer,
-    prelu_inverse,
-    reconstruct,
-    relu_dual,
-    relu_frame_algorithm,
-    relu_synthesis,
-)
+from .layer import PReLULayer, ReLULayer
+from .left_inverse import LeftInverseBank
+from .reconstruction import prelu_inverse, reconstruct, relu_dual, relu_synthesis
 from .rectifying import (
     Collision,
     RectifyingCheck,
@@ -88,7 +90,8 @@ from .stability import (
     local_stability,
     measured_lipschitz,
 )
-from .verdict import Verdict, decide
+from .verdict import Status, Verdict, decide
+from .zero_bias import TukeyDepth, tukey_depth_origin, zero_bias_injective
 
 __version__ = "0.1.0"
 
@@ -104,6 +107,8 @@ __all__ = [
     "PositiveBall",
     "RealSpace",
     "Samples",
+    "Exterior",
+    "parse_domain",
     "CoveringRadius",
     "covering_radius",
     "paper_correction",
@@ -143,6 +148,7 @@ __all__ = [
     "GlobalBounds",
     "image_radius",
     "measured_lipschitz",
+    "Status",
     "Verdict",
     "decide",
     "ReluFramesError",
