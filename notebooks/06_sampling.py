@@ -43,6 +43,7 @@ import relu_frames_nb as rf
 from relu_frames_nb import experiments as ex
 from relu_frames_nb.errors import TooExpensiveError
 from relu_frames_nb.viz import palette
+from relu_frames_nb.viz.experiments import plot_propinj
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240303
@@ -51,7 +52,6 @@ N_LIMIT = 2_000_000 if FULL else 200_000  # samples in the high-dimension sectio
 N_GRID = [10**2, 10**3, 10**4, 10**5, 10**6] if FULL else [10**2, 10**3, 10**4, 10**5]  # convergence study
 SIZE = "full" if FULL else "fast"  # size of the experiments module's runs
 WORKERS = None if FULL else 1  # full: one process per CPU; fast: in this process
-OI = palette.OKABE_ITO
 np.set_printoptions(precision=4, suppress=True)
 
 # %% [markdown]
@@ -242,23 +242,7 @@ for c in range(prop.n.size):
           f"{int(it[-1])} iterations {prop.mean[c, -1]:.4f}")  # fmt: skip
 
 # %%
-fig = Figure(figsize=(11, 4.2), layout="constrained")
-axes = fig.subplots(1, 2, sharey=True)
-colors = [OI["blue"], OI["vermillion"], OI["bluish_green"]]
-keep = it >= 1
-for ax, n in zip(axes, dict.fromkeys(prop.n.tolist())):
-    for color, c in zip(colors, np.flatnonzero(prop.n == n)):
-        mean, std = prop.mean[c], prop.std[c]
-        ax.plot(it[keep], mean[keep], color=color, lw=2, label=f"$q = {prop.redundancy[c]:g}$ ($m = {prop.m[c]}$)")
-        ax.fill_between(it[keep], np.clip(mean - std, 0, 1)[keep], np.clip(mean + std, 0, 1)[keep], color=color,
-                        alpha=0.2, lw=0)  # fmt: skip
-    ax.set_xscale("log")
-    ax.set_xlabel("iteration $k$ (samples processed)")
-    ax.set_title(f"[fig:propinj] $n = {n}$", fontsize=11)
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=9)
-axes[0].set_ylabel("test points where $\\alpha^{(k)}$-rectifying")
-fig.suptitle(f"mean $\\pm$ std over {prop.proportions.shape[1]} trials", fontsize=10)
+fig = plot_propinj(prop, tag="fig:propinj")  # the package's figure (relu_frames_nb.viz.experiments)
 fig
 
 # %%

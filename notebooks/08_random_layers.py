@@ -36,19 +36,15 @@
 # %%
 # %matplotlib inline
 import numpy as np
-from matplotlib.colors import ListedColormap
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch
 
 import relu_frames_nb as rf
 from relu_frames_nb import experiments as ex
-from relu_frames_nb.viz import palette
+from relu_frames_nb.viz.experiments import plot_isinj
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SIZE = "full" if FULL else "fast"  # size of the experiments module's runs
 WORKERS = None if FULL else 1  # full: one process per CPU; fast: in this process
 N_SLICE = 500_000 if FULL else 20_000  # samples for the n = 30 slice (section 4)
-OI = palette.OKABE_ITO
 np.set_printoptions(precision=4, suppress=True)
 
 # %% [markdown]
@@ -108,47 +104,7 @@ for key in ["configurations", "injective", "exact_known", "exact_injective", "wi
     print(f"{key:>16}: {summary[key]}")
 
 # %%
-V = iso.variances.size
-fig = Figure(figsize=(4.2 * (V + 1), 4.6), layout="constrained")
-axes = fig.subplots(1, V + 1, sharey=True)
-nmin, nmax, mmax = int(iso.n.min()), int(iso.n.max()), int(iso.m.max())
-extent = (-0.5, nmax + 0.5, -0.5, mmax + 0.5)
-nn = np.linspace(nmin - 0.5, nmax + 0.5, 50)
-
-
-def reference_lines(ax):
-    ax.plot(nn, ex.CONJECTURED_REDUNDANCY * nn, color=OI["reddish_purple"], lw=2.2, label="$m = 6.698\\,n$ (conjecture)")
-    ax.plot(nn, ex.REDUNDANCY_LOWER * nn, "--", color=OI["vermillion"], lw=1.4, label="$m = 3.3\\,n$ (proven)")
-    ax.plot(nn, ex.REDUNDANCY_UPPER * nn, "-.", color=OI["sky_blue"], lw=1.4, label="$m = 9.091\\,n$ (proven)")
-    ax.set_xlim(nmin - 0.5, nmax + 0.5)
-    ax.set_ylim(nmin - 0.5, mmax + 0.5)
-    ax.set_aspect("auto")
-    ax.set_xlabel("dimension $n$")
-
-
-for j, v in enumerate(iso.variances):
-    im = axes[j].imshow(iso.grid(iso.proportion[:, j]).T, origin="lower", extent=extent, cmap=palette.SEQUENTIAL_CMAP,
-                        vmin=0, vmax=1)  # fmt: skip
-    reference_lines(axes[j])
-    axes[j].set_title(f"[fig:isinj] $\\sigma^2 = {v:g}$: {int(iso.injective[:, j].sum())} of {iso.n.size} pass",
-                      fontsize=10)  # fmt: skip
-axes[0].set_ylabel("number of frame vectors $m$")
-axes[0].legend(loc="upper left", fontsize=7)
-fig.colorbar(im, ax=axes[:V], shrink=0.85, label="proportion of bias entries passing")
-code = np.full(iso.n.size, np.nan)
-code[known & iso.injective[:, j0] & (iso.exact_injective == 1)] = 3
-code[known & ~iso.injective[:, j0] & (iso.exact_injective == 0)] = 0
-code[iso.overestimated] = 1
-code[iso.conservative] = 2
-cat = [palette.lighten(palette.INK, 0.55), OI["vermillion"], OI["sky_blue"], OI["bluish_green"]]
-axes[V].imshow(iso.grid(code).T, origin="lower", extent=extent, cmap=ListedColormap(cat), vmin=-0.5, vmax=3.5,
-               interpolation="nearest")  # fmt: skip
-reference_lines(axes[V])
-axes[V].legend(handles=[Patch(color=cat[3], label="both: injective"), Patch(color=cat[0], label="both: not injective"),
-                        Patch(color=cat[1], label=f"sampling says injective, exact: not ({summary['overestimated']})"),
-                        Patch(color=cat[2], label=f"exact injective, sampling: not ({summary['conservative']})")],
-               loc="lower right", fontsize=7, framealpha=0.95)  # fmt: skip
-axes[V].set_title(f"[fig:isinj] $\\sigma^2 = 0$ vs. exact verdict ({summary['exact_known']} frames)", fontsize=10)
+fig = plot_isinj(iso, tag="fig:isinj")  # the package's figure (relu_frames_nb.viz.experiments)
 fig
 
 # %% [markdown]
