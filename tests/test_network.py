@@ -174,7 +174,11 @@ DOMAINS = {
     "samples": lambda n: Samples(np.random.default_rng(5).standard_normal((50, n))),
 }
 if HAVE_BOX:
+    from relu_frames_nb.domains.polyhedral import Hull, Polytope
+
     DOMAINS["box"] = lambda n: _box_domain(-np.arange(1, n + 1) / n, np.ones(n))
+    DOMAINS["polytope"] = lambda n: Polytope(np.vstack([np.eye(n), -np.eye(n), np.ones((1, n))]), np.r_[np.ones(2 * n), 1.5])
+    DOMAINS["hull"] = lambda n: Hull(np.random.default_rng(5).standard_normal((30, n)))
 
 
 @pytest.mark.parametrize("name", sorted(DOMAINS))
@@ -194,7 +198,7 @@ def test_interval_bounds_enclose_dense_samples(name):
     P = X @ W1.T + b1
     lower, upper = preactivation_bounds(W1, b1, K)
     assert np.all(P.max(axis=0) <= upper + eps)
-    if name in ("ball", "samples", "box"):
+    if name in ("ball", "samples", "box", "polytope"):
         assert np.all(upper - P.max(axis=0) <= 0.05 * (1 + np.abs(upper)))
 
 
