@@ -18,7 +18,7 @@ import numpy as np
 
 from ._patterns import group_patterns, spans_rows
 from ._validation import as_count, as_nonnegative, as_points
-from .domains import Domain, RealSpace, Samples, as_domain
+from .domains import Domain, as_domain
 from .errors import TooExpensiveError
 from .frames import DEFAULT_RANK_TOL
 from .layer import ReLULayer, as_layer
@@ -156,13 +156,15 @@ class RectifyingCheck:
 
 
 def _probe_points(layer: ReLULayer, K: Domain, n_samples: int, seed: Any) -> np.ndarray:
-    if isinstance(K, Samples):
+    if K.finite:
         return np.array(K.points)
     X = K.sample(n_samples, seed=seed)
-    if isinstance(K, RealSpace):
-        # far-away points matter on R^n: the bias stops mattering there (Prop. "redundancy")
+    if not K.bounded:
+        # far-away points matter on an unbounded domain: the bias stops mattering there
+        # (Prop. "redundancy"); keep those of the scaled points that lie in K
         scale = 10.0 * (1.0 + float(np.max(np.abs(layer.alpha))))
-        X = np.vstack([X, scale * X[: max(1, n_samples // 4)], 100 * scale * X[: max(1, n_samples // 4)]])
+        far = np.vstack([scale * X[: max(1, n_samples // 4)], 100 * scale * X[: max(1, n_samples // 4)]])
+        X = np.vstack([X, far[np.asarray(K.contains(far), dtype=bool)]])
     return X
 
 
@@ -176,7 +178,7 @@ def check_rectifying(
     X = _probe_points(layer, K, n_samples, seed)
     ok = is_rectifying(layer, X)
     bad = X[~ok]
-    kind = "exact" if isinstance(K, Samples) else "sampled"
+    kind = "exact" if K.finite else "sampled"
     return RectifyingCheck(bool(ok.all()), int(X.shape[0]), int(bad.shape[0]), kind, bad[:keep])
 
 
@@ -326,11 +328,11 @@ def find_collision(
     tol = as_nonnegative(tol, "tol")
     n_samples = as_count(n_samples, "n_samples")
     X = _probe_points(layer, K, n_samples, seed) if points is None else as_points(points, layer.n, "points")[0]
-    if isinstance(K, Samples) or points is not None:
+    if K.finite or points is not None:
         pair = _equal_output_pair(layer, X, K, tol)
         if pair is not None:
             return Collision(True, pair[0], pair[1], layer(pair[0]), "verified", X.shape[0], "pair")
-        if isinstance(K, Samples):
+        if K.finite:
             return Collision(False, None, None, None, "exact", X.shape[0])
     ok = is_rectifying(layer, X)
     bad = X[~ok]

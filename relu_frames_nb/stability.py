@@ -38,9 +38,10 @@ from typing import Any
 
 import numpy as np
 
+from ._deprecation import renamed_kwargs
 from ._patterns import NORMAL_EQ_MIN_RATIO, group_patterns, pattern_spectra, spans_rows
 from ._validation import as_count, as_index_set, as_nonnegative, as_points, as_positive
-from .domains import Domain, Samples
+from .domains import Domain
 from .errors import DimensionMismatchError, InputError, NotAFrameError, NotInjectiveError
 from .frames import DEFAULT_RANK_TOL
 from .layer import ReLULayer, as_layer
@@ -294,29 +295,29 @@ class GlobalBounds:
     argmax: np.ndarray
 
 
-def _points_of(K_or_X: Any, n: int, n_samples: int, seed: Any) -> tuple[np.ndarray, bool]:
-    if isinstance(K_or_X, Samples):
-        if K_or_X.n != n:
-            raise DimensionMismatchError(f"K must be a domain in R^{n}; got {K_or_X!r}.")
-        return np.array(K_or_X.points), True
-    if isinstance(K_or_X, Domain):
-        if K_or_X.n != n:
-            raise DimensionMismatchError(f"K must be a domain in R^{n} (the frame's dimension); got {K_or_X!r}.")
-        return K_or_X.sample(as_count(n_samples, "n_samples"), seed=seed), False
-    pts, _ = as_points(K_or_X, n, "X")
+def _points_of(K: Any, n: int, n_samples: int, seed: Any) -> tuple[np.ndarray, bool]:
+    if isinstance(K, Domain):
+        if K.n != n:
+            raise DimensionMismatchError(f"K must be a domain in R^{n} (the frame's dimension); got {K!r}.")
+        if K.finite:
+            return np.array(K.points), True
+        return K.sample(as_count(n_samples, "n_samples"), seed=seed), False
+    pts, _ = as_points(K, n, "K")
     return pts, True
 
 
+@renamed_kwargs(K_or_X="K")
 def global_bounds(
-    layer: ReLULayer, K_or_X: Any, *, n_samples: int = 20_000, seed: Any = 0, rank_tol: float = DEFAULT_RANK_TOL
+    layer: ReLULayer, K: Any, *, n_samples: int = 20_000, seed: Any = 0, rank_tol: float = DEFAULT_RANK_TOL
 ) -> GlobalBounds:
     r"""Estimate :math:`A_\alpha, B_\alpha` of eq. (reluframe) as extremes over samples.
 
     Parameters
     ----------
     layer : ReLULayer
-    K_or_X : Domain or array_like, shape (N, n)
-        A domain (sampled ``n_samples`` times with ``seed``) or the samples themselves.
+    K : Domain or array_like, shape (N, n)
+        A domain (sampled ``n_samples`` times with ``seed``) or the samples themselves. (The
+        former keyword ``K_or_X`` still works for one release, with a DeprecationWarning.)
     n_samples : int, default 20000
     seed : int or Generator, default 0
     rank_tol : float, default 1e-10
@@ -343,9 +344,9 @@ def global_bounds(
     """
     L = as_layer(layer)
     rank_tol = as_positive(rank_tol, "rank_tol")
-    pts, exact = _points_of(K_or_X, L.n, n_samples, seed)
+    pts, exact = _points_of(K, L.n, n_samples, seed)
     if pts.shape[0] == 0:
-        raise InputError("K_or_X must provide at least one sample; got none.")
+        raise InputError("K must provide at least one sample; got none.")
     phi = L.frame.vectors
     mask = _active_mask(L, pts, False, 0.0)
     first, inverse = group_patterns(mask)

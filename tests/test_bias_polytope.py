@@ -546,13 +546,30 @@ def test_exterior(s):
     ico = rf.zoo.platonic("icosahedron")
     est = polytope_bias_exterior(ico, s)
     np.testing.assert_allclose(est.values, s / SQ5)
-    np.testing.assert_allclose(polytope_bias(ico, ("exterior", s)).values, est.values)
+    np.testing.assert_allclose(polytope_bias(ico, rf.Exterior(3, s)).values, est.values)
     assert est.info["case"] == "exterior" and est.is_guarantee
+    assert est.domain == rf.Exterior(3, s) and "enclosing" not in est.info
     X = rf.Shell(3, s, 50 * s).sample(100_000, seed=2)
     assert rectifying(ico, est.values, X).all()
     # the printed reading (scaled frame s*phi with bias s*alpha) fails for s < 1
     printed_ok = rectifying(rf.Frame(s * ico.vectors), est.values, X).all()
     assert printed_ok == (s >= 1)
+
+
+def test_exterior_tuple_is_deprecated_and_read_as_the_domain():
+    ico = rf.zoo.platonic("icosahedron")
+    with pytest.warns(DeprecationWarning, match="Exterior"):
+        old = polytope_bias(ico, ("exterior", 2.0))
+    new = polytope_bias(ico, rf.Exterior(3, 2.0))
+    np.testing.assert_array_equal(old.values, new.values)
+    assert old.domain == rf.Exterior(3, 2.0)
+    by_domain = polytope_bias_exterior(ico, rf.Exterior(3, 2.0))
+    np.testing.assert_array_equal(by_domain.values, new.values)
+    assert polytope_bias_exterior(ico, 0.0).domain == rf.RealSpace(3)
+    with pytest.raises(InputError, match="exterior"):
+        polytope_bias_exterior(ico, rf.Ball(3))
+    with pytest.raises(DimensionMismatchError):
+        polytope_bias_exterior(ico, rf.Exterior(2, 1.0))
 
 
 def test_exterior_refuses_negative_boundary_bias():
@@ -684,3 +701,70 @@ def test_non_simplicial_facets_match_brute_force():
         np.testing.assert_allclose(values, expected * np.linalg.norm(prism, axis=1), atol=1e-10)
     X = rf.Ball(3, 2.0).sample(100_000, seed=0)
     assert rectifying(rf.Frame(prism), polytope_bias(prism, rf.Ball(3, 2.0)).values, X).all()
+
+
+# ---------------------------------------------------------------------------------
+# other domains: the enclosing shell (from inner_radius and radius) is a proof on K
+# ---------------------------------------------------------------------------------
+
+
+def test_radial_domains_are_their_own_case():
+    ico = rf.zoo.platonic("icosahedron")
+    for K, case in [
+        (rf.Ball(3, 2.0), "ball"),
+        (rf.Sphere(3, 2.0), "sphere"),
+        (rf.Shell(3, 0.5, 2.0), "shell"),
+        (rf.PositiveBall(3, 2.0), "positive-ball"),
+        (rf.RealSpace(3), "real-space"),
+    ]:
+        est = polytope_bias(ico, K)
+        assert est.info["case"] == case and est.domain == K and "enclosing" not in est.info
+
+
+def test_box_is_handled_as_its_enclosing_shell():
+    polyhedral = pytest.importorskip("relu_frames_nb.domains.polyhedral")
+    ico = rf.zoo.platonic("icosahedron")
+    box = polyhedral.Box(-0.5, 0.5, n=3)
+    est = polytope_bias(ico, box)
+    ball = polytope_bias(ico, rf.Ball(3, box.radius))
+    np.testing.assert_array_equal(est.values, ball.values)
+    assert est.domain is box and est.is_guarantee and est.info["case"] == "ball"
+    assert "enclosing" in est.info and "box" in est.info["note"]
+    assert rectifying(ico, est.values, box.sample(20_000, seed=0)).all()
+    # a box away from the origin in the orthant: the shell inner <= |x| <= radius in R^3_+
+    pos = polyhedral.Box([0.2, 0.1, 0.3], [1.0, 0.8, 0.9])
+    est = polytope_bias(ico, pos)
+    assert est.info["case"] == "positive-ball" and est.info["enclosing"].endswith("orthant")
+    assert np.all(est.values >= polytope_bias(ico, rf.PositiveBall(3, pos.radius)).values - 1e-12)
+    assert rectifying(ico, est.values, pos.sample(20_000, seed=1)).all()
+
+
+class _Annulus(rf.Domain):
+    """A domain that only states its radii (no radial class): a thin annulus in the plane."""
+
+    n = 2
+    open_or_convex = False
+
+    @property
+    def radius(self):
+        return 1.0
+
+    @property
+    def inner_radius(self):
+        return 0.5
+
+    def sample(self, N, *, seed=None):
+        return rf.Shell(2, 0.5, 1.0).sample(N, seed=seed)
+
+    def _contains(self, X, tol):
+        return rf.Shell(2, 0.5, 1.0).contains(X, tol=tol)
+
+    def describe(self):
+        return "an annulus"
+
+
+def test_any_domain_is_read_from_its_radii():
+    F = rf.zoo.regular_polygon(7)
+    est = polytope_bias(F, _Annulus())
+    np.testing.assert_array_equal(est.values, polytope_bias(F, rf.Shell(2, 0.5, 1.0)).values)
+    assert est.info["case"] == "shell" and "annulus" in est.info["note"]

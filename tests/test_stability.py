@@ -279,3 +279,11 @@ def test_measured_lipschitz_values_and_specials(mb2_points):
     assert isinstance(measured_lipschitz(L, y, z), float)
     with pytest.raises(DimensionMismatchError):
         measured_lipschitz(L, [y, y], [z])
+
+
+def test_global_bounds_old_keyword_warns_and_agrees():
+    L = rf.ReLULayer(rf.zoo.gaussian(9, 3, seed=2), -0.1)
+    new = global_bounds(L, K=rf.Ball(3), n_samples=500)
+    with pytest.warns(DeprecationWarning, match="K_or_X"):
+        old = global_bounds(L, K_or_X=rf.Ball(3), n_samples=500)
+    assert (old.lower, old.upper, old.n_not_spanning) == (new.lower, new.upper, new.n_not_spanning)

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deprecation import renamed_kwargs
 from .._validation import as_nonnegative, as_points, as_positive
 from ..errors import InputError, TooExpensiveError
 from ..frames import DEFAULT_RANK_TOL, as_frame
@@ -147,9 +148,10 @@ def most_correlated_basis(
 # =====================================================================================
 
 
+@renamed_kwargs(K_or_X="K")
 def max_constant_bias(
     frame: Any,
-    K_or_X: Any,
+    K: Any,
     *,
     n_samples: int = 100_000,
     seed: Any = 0,
@@ -168,9 +170,10 @@ def max_constant_bias(
     ----------
     frame : Frame or array_like, shape (m, n)
         The frame (unnormalized coefficients are used).
-    K_or_X : Domain or array_like, shape (N, n)
+    K : Domain or array_like, shape (N, n)
         A finite data set (exact value for that set) or a domain to sample from (the value is
-        then an over-estimate that converges from above as ``n_samples`` grows).
+        then an over-estimate that converges from above as ``n_samples`` grows). (The former
+        keyword ``K_or_X`` still works for one release, with a DeprecationWarning.)
     n_samples : int, default 100000
         Samples drawn from a domain.
     seed : int, SeedSequence, Generator or None, default 0
@@ -200,7 +203,7 @@ def max_constant_bias(
         raise InputError(f"init must be one of {INIT_CHOICES}; got {init!r}.")
     est = sampling_bias(
         frame,
-        K_or_X,
+        K,
         n_samples=n_samples,
         seed=seed,
         init=init,

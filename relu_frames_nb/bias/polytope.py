@@ -20,7 +20,14 @@ This module computes that minimum exactly for the five domains of Prop. "pbeall"
   :math:`\{s \le \|x\| \le r\}`: ``r*a`` where the unit-sphere value ``a < 0``, else ``s*a``,
 * :class:`~relu_frames_nb.domains.PositiveBall`: only facets whose cone meets
   :math:`\mathbb{R}^n_+` count (a feasibility LP); other elements are free (``+inf``),
-* ``("exterior", s)`` (:math:`\|x\| \ge s`): ``s * alpha_boundary`` when that is ``>= 0``.
+* :class:`~relu_frames_nb.domains.Exterior` (:math:`\|x\| \ge s`): ``s * alpha_boundary`` when that is ``>= 0``.
+
+Any other domain (a :class:`~relu_frames_nb.domains.Box`, a polytope, a hull) is handled as
+the enclosing shell ``inner_radius <= ||x|| <= radius`` (intersected with the orthant when it
+is non-negative): a bias rectifying on a superset is rectifying on ``K``. The estimate keeps
+``K`` as its ``domain`` and says so in ``info["enclosing"]`` and ``info["note"]``. The case is
+read from what the domain says of itself (``inner_radius``, ``radius``, ``nonnegative``), never
+from its class.
 
 Frames that are not unit-norm are normalized first and the result is scaled back
 (:math:`\alpha_i \|\phi_i\|`, Lemma on normalized frames). The polytope itself and
@@ -30,13 +37,14 @@ re-exported here for compatibility.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._validation import as_count, as_nonnegative, as_positive
-from ..domains import Ball, Domain, PositiveBall, RealSpace, Samples, Shell, Sphere
+from ..domains import Ball, Domain, Exterior, PositiveBall, RealSpace, Shell, Sphere
 from ..errors import DimensionMismatchError, InputError
 from ..frames import as_frame
 from .estimate import GUARANTEED, BiasEstimate
@@ -317,38 +325,76 @@ def _positive_facets(P: InscribingPolytope) -> tuple[np.ndarray, int]:
 # ---------------------------------------------------------------------------------
 
 
-def _parse_domain(K: Any, n: int) -> tuple[str, Any, float, float]:
-    """``(case, domain, s, r)`` for a supported domain; raises InputError otherwise."""
-    supported = "'boundary', ('exterior', s), Sphere, Ball, Shell, PositiveBall or RealSpace"
+def _exterior_tuple(K: tuple, n: int) -> Domain:
+    """The deprecated ``("exterior", s)`` as a domain (``Exterior(n, s)``; ``s = 0`` is all of R^n)."""
+    warnings.warn(
+        "the tuple ('exterior', s) is deprecated and will be removed in the next release; use rf.Exterior(n, s).",
+        DeprecationWarning,
+        stacklevel=4,
+    )
+    s = as_nonnegative(K[1], "s (the radius of the exterior domain)")
+    return Exterior(n, s) if s > 0 else RealSpace(n)
+
+
+def _parse_domain(K: Any, n: int) -> tuple[str, Any, float, float, Any]:
+    """``(case, domain, s, r, shell)`` for a supported domain; raises InputError otherwise.
+
+    The case follows from what the domain says of itself: ``s = inner_radius``,
+    ``r = radius`` and ``nonnegative``. ``shell`` is None when ``K`` *is* the set the case
+    describes, else the radial set used instead (the shell ``s <= ||x|| <= r``, intersected with
+    the orthant when ``K`` is non-negative), which contains ``K``: a bias that is rectifying on
+    the enclosing set is rectifying on ``K``.
+    """
+    supported = "'boundary', a Domain (Ball, Sphere, Shell, PositiveBall, RealSpace, Exterior, Box, ...)"
     if isinstance(K, str):
         if K.strip().lower() == "boundary":
-            return "boundary", "boundary", 1.0, 1.0
+            return "boundary", "boundary", 1.0, 1.0, None
         raise InputError(f"K must be {supported}; got the string {K!r}.")
     if isinstance(K, tuple):
         if len(K) == 2 and isinstance(K[0], str) and K[0].strip().lower() == "exterior":
-            s = as_nonnegative(K[1], "s (the radius of the exterior domain)")
-            return "exterior", ("exterior", s), s, np.inf
-        raise InputError(f"K must be {supported}; got the tuple {K!r}.")
-    if isinstance(K, Samples):
+            K = _exterior_tuple(K, n)
+        else:
+            raise InputError(f"K must be {supported}; got the tuple {K!r}.")
+    if not isinstance(K, Domain):
+        raise InputError(f"K must be {supported}; got {type(K).__name__}.")
+    if K.finite:
         raise InputError(
             f"K must be {supported}; got {K!r}. For a finite data set use the sampling-based bias "
             "estimation (sampling_bias), which is exact on the samples."
         )
-    if not isinstance(K, Domain):
-        raise InputError(f"K must be {supported}; got {type(K).__name__}.")
     if K.n != n:
         raise DimensionMismatchError(f"K must be a domain in R^{n} (the frame's dimension); got {K!r}.")
-    if isinstance(K, Sphere):
-        return "sphere", K, K.r, K.r
-    if isinstance(K, Ball):
-        return "ball", K, 0.0, K.r
-    if isinstance(K, Shell):
-        return "shell", K, K.s, K.r
-    if isinstance(K, PositiveBall):
-        return "positive-ball", K, 0.0, K.r
-    if isinstance(K, RealSpace):
-        return "real-space", K, 0.0, np.inf
-    raise InputError(f"K must be {supported}; got {K!r}.")
+    s, r = float(K.inner_radius), float(K.radius)
+    if not (np.isfinite(s) and s >= 0 and r >= s) or np.isnan(r):
+        raise InputError(f"K must have radii 0 <= inner_radius <= radius; got {K!r} with {s!r}, {r!r}.")
+    if K.nonnegative:
+        if not np.isfinite(r):
+            raise InputError(f"K must be bounded when it lies in the non-negative orthant; got {K!r}.")
+        case = "positive-ball"
+        exact = PositiveBall(n, r) if s == 0 and r > 0 else None
+    elif not np.isfinite(r):
+        case = "exterior" if s > 0 else "real-space"
+        exact = Exterior(n, s) if s > 0 else RealSpace(n)
+    elif s == r:
+        case, exact = "sphere", (Sphere(n, r) if r > 0 else None)
+    elif s == 0:
+        case, exact = "ball", Ball(n, r)
+    else:
+        case, exact = "shell", Shell(n, s, r)
+    shell = None if (exact is not None and type(K) is type(exact) and K == exact) else _shell_name(case, s, r)
+    return case, K, s, r, shell
+
+
+def _shell_name(case: str, s: float, r: float) -> str:
+    if case == "positive-ball":
+        return f"the shell {s:g} ≤ |x| ≤ {r:g} in the non-negative orthant"
+    if case == "sphere":
+        return f"the sphere |x| = {r:g}"
+    if case == "exterior":
+        return f"the exterior |x| ≥ {s:g}"
+    if case == "real-space":
+        return "the whole space"
+    return f"the shell {s:g} ≤ |x| ≤ {r:g}"
 
 
 def polytope_bias(
@@ -370,7 +416,10 @@ def polytope_bias(
         ``"boundary"`` (the boundary of the inscribing polytope of the normalized frame),
         :class:`Sphere`, :class:`Ball`, :class:`Shell`, :class:`PositiveBall`,
         :class:`RealSpace` (only when every boundary value is ``>= 0``; the bias is then 0),
-        or ``("exterior", s)`` for :math:`\{\|x\| \ge s\}` (see :func:`polytope_bias_exterior`).
+        :class:`Exterior` for :math:`\{\|x\| \ge s\}` (see :func:`polytope_bias_exterior`), or
+        any other domain of finite or infinite radius (handled as its enclosing shell, see the
+        module notes). The tuple ``("exterior", s)`` is deprecated (a DeprecationWarning) and
+        read as ``Exterior(n, s)``.
     facets : {"exact", "simplices"}, optional
         True facets (default) or qhull's simplices (also a valid certificate, never
         smaller, but it depends on the triangulation of non-simplicial facets).
@@ -433,10 +482,10 @@ def polytope_bias(
     tol = as_nonnegative(tol, "tol")
     if not isinstance(frame, InscribingPolytope):
         frame = as_frame(frame)
-    case, domain, s, r = _parse_domain(K, frame.n)
+    case, domain, s, r, shell = _parse_domain(K, frame.n)
     P = omnidirectional_polytope(frame, facets, max_facets, tol)
     if case == "exterior":
-        return _exterior(P, s, domain)
+        return _exterior(P, s, domain, shell)
     pv = _pair_values(P)
     m, n = P.m, P.n
     alpha_b, _ = _reduce(P, pv.vmin, pv.vertex)
@@ -452,6 +501,7 @@ def polytope_bias(
         "alpha_sphere": alpha_s,
         "polytope": P,
     }
+    _note_enclosing(info, domain, shell)
     allowed = None
     if case == "boundary":
         pair_val, pair_pt = pv.vmin, P.points[pv.vmin_at]
@@ -498,7 +548,19 @@ def polytope_bias(
     )
 
 
-def _exterior(P: InscribingPolytope, s: float, domain: Any) -> BiasEstimate:
+def _note_enclosing(info: dict, domain: Any, shell: str | None) -> None:
+    """Record in ``info`` that the estimate was computed on a radial set enclosing ``domain``."""
+    if shell is None:
+        return
+    info["enclosing"] = shell
+    info["note"] = (
+        f"computed on {shell}, which contains {domain.describe()} (from its inner_radius and radius): "
+        "a bias that is rectifying on the enclosing set is rectifying on K, possibly smaller than needed; "
+        "argmin points lie in the enclosing set, not necessarily in K"
+    )
+
+
+def _exterior(P: InscribingPolytope, s: float, domain: Any, shell: str | None = None) -> BiasEstimate:
     pv = _pair_values(P)
     alpha_b, win = _reduce(P, pv.vmin, pv.vertex)
     if np.any(alpha_b < 0):
@@ -509,6 +571,16 @@ def _exterior(P: InscribingPolytope, s: float, domain: Any) -> BiasEstimate:
             f"{int(bad[np.argmin(alpha_b[bad])])}). On an unbounded domain such an element would need the bias "
             "-inf; use a bounded domain such as Shell(n, s, r) instead."
         )
+    info = {
+        "case": "exterior",
+        "mode": P.mode,
+        "n_facets": P.n_facets,
+        "n_simplices": P.n_simplices,
+        "is_simplicial": P.is_simplicial,
+        "alpha_boundary": alpha_b,
+        "polytope": P,
+    }
+    _note_enclosing(info, domain, shell)
     return BiasEstimate(
         values=s * alpha_b * np.asarray(P.frame.norms),
         method="polytope",
@@ -516,15 +588,7 @@ def _exterior(P: InscribingPolytope, s: float, domain: Any) -> BiasEstimate:
         guarantee=GUARANTEED,
         argmin=s * P.points[pv.vmin_at[win]],
         facets=pv.facet[win],
-        info={
-            "case": "exterior",
-            "mode": P.mode,
-            "n_facets": P.n_facets,
-            "n_simplices": P.n_simplices,
-            "is_simplicial": P.is_simplicial,
-            "alpha_boundary": alpha_b,
-            "polytope": P,
-        },
+        info=info,
     )
 
 
@@ -549,8 +613,10 @@ def polytope_bias_exterior(
     ----------
     frame : Frame, InscribingPolytope or array_like, shape (m, n)
         An omnidirectional frame (normalized internally; the result is scaled back).
-    s : float
-        Radius of the excluded open ball, ``s >= 0``.
+    s : float or Exterior
+        Radius of the excluded open ball, ``s >= 0``, or the domain
+        :class:`~relu_frames_nb.domains.Exterior` itself. The estimate's ``domain`` is
+        ``Exterior(n, s)`` (``RealSpace(n)`` for ``s = 0``).
     facets, max_facets, tol
         As in :func:`polytope_bias`.
 
@@ -577,11 +643,21 @@ def polytope_bias_exterior(
     >>> polytope_bias_exterior(rf.zoo.platonic("icosahedron"), 2.0).values.round(4)[:2].tolist()
     [0.8944, 0.8944]
     """
-    s = as_nonnegative(s, "s")
+    K = s if isinstance(s, Domain) else None
+    if K is not None:
+        if K.finite or K.nonnegative or K.bounded or not K.inner_radius > 0:
+            raise InputError(f"s must be a radius or an exterior domain {{||x|| >= s}} (rf.Exterior); got {K!r}.")
+        s = float(K.inner_radius)
+    else:
+        s = as_nonnegative(s, "s")
     max_facets = as_count(max_facets, "max_facets")
     tol = as_nonnegative(tol, "tol")
     P = omnidirectional_polytope(frame, facets, max_facets, tol)
-    return _exterior(P, s, ("exterior", s))
+    if K is None:
+        K = Exterior(P.n, s) if s > 0 else RealSpace(P.n)
+    elif K.n != P.n:
+        raise DimensionMismatchError(f"K must be a domain in R^{P.n} (the frame's dimension); got {K!r}.")
+    return _exterior(P, s, K)
 
 
 def _printed_ball_formula(alpha_sphere: Any, r: float, s: float = 0.0) -> np.ndarray:

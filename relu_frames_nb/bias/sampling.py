@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deprecation import renamed_kwargs
 from .._progress import Progress
 from .._validation import as_bias, as_count, as_matrix, as_nonnegative, as_seed_sequence
 from ..domains import CoveringRadius, Domain, Samples, as_domain, covering_radius, paper_correction
@@ -185,7 +186,7 @@ def _shift_up(a, tol: float, *, strict: bool):
 
 def _domain_blocks(dom: Domain, N: int, ss: np.random.SeedSequence):
     """Yield ``(start, samples)`` blocks: the points of a finite set, or reproducible random blocks."""
-    if isinstance(dom, Samples):
+    if dom.finite:
         pts = dom.points
         B = block_rows(dom.n)
         for start in range(0, pts.shape[0], B):
@@ -204,7 +205,7 @@ def _domain_blocks(dom: Domain, N: int, ss: np.random.SeedSequence):
 
 def _init_points(init: str, F: Frame, dom: Domain) -> np.ndarray | None:
     """The paper's initialization: the normalized frame vectors scaled into ``K``."""
-    if init == "none" or (init == "auto" and isinstance(dom, Samples)):
+    if init == "none" or (init == "auto" and dom.finite):
         return None
     scale = dom.radius if np.isfinite(dom.radius) else 1.0
     P = unit_rows(F) * scale
@@ -411,11 +412,11 @@ def _run(
     )
 
 
-def _domain_arg(K_or_X: Any, n: int) -> Domain:
-    if isinstance(K_or_X, Domain):
-        return as_domain(K_or_X, n, "K_or_X")
-    arr = as_matrix(K_or_X, "K_or_X")
-    return as_domain(Samples(arr), n, "K_or_X")
+def _domain_arg(K: Any, n: int) -> Domain:
+    if isinstance(K, Domain):
+        return as_domain(K, n, "K")
+    arr = as_matrix(K, "K")
+    return as_domain(Samples(arr), n, "K")
 
 
 # =====================================================================================
@@ -423,9 +424,10 @@ def _domain_arg(K_or_X: Any, n: int) -> Domain:
 # =====================================================================================
 
 
+@renamed_kwargs(K_or_X="K")
 def sampling_bias(
     frame: Any,
-    K_or_X: Any,
+    K: Any,
     *,
     n_samples: int = 100_000,
     seed: Any = 0,
@@ -454,10 +456,11 @@ def sampling_bias(
     ----------
     frame : Frame or array_like, shape (m, n)
         The frame; its vectors need not be normalized (the unnormalized coefficients are used).
-    K_or_X : Domain or array_like, shape (N, n)
+    K : Domain or array_like, shape (N, n)
         A domain to sample from (:class:`~relu_frames_nb.domains.Ball`, ``Sphere``, ...) or a finite
         data set (an array, or :class:`~relu_frames_nb.domains.Samples`), which is used whole: the
-        result is then exact for that set.
+        result is then exact for that set. (The former keyword ``K_or_X`` still works for one
+        release, with a DeprecationWarning.)
     n_samples : int, default 100000
         Number of random samples drawn from ``K`` (ignored for a finite data set).
     seed : int, SeedSequence, Generator or None, default 0
@@ -560,7 +563,7 @@ def sampling_bias(
     array([-0.5, -0.5, -0.5])
     """
     F = as_frame(frame)
-    dom = _domain_arg(K_or_X, F.n)
+    dom = _domain_arg(K, F.n)
     n_samples = as_count(n_samples, "n_samples")
     ss = as_seed_sequence(seed)
     init_kind, init_alpha = _parse_init(init, F.m)
@@ -570,7 +573,7 @@ def sampling_bias(
     max_memory = as_count(max_memory, "max_memory", minimum=1024)
     es = _parse_early_stop(early_stop)
     tie_tol = as_nonnegative(tie_tol, "tie_tol")
-    finite = isinstance(dom, Samples)
+    finite = dom.finite
     N = dom.points.shape[0] if finite else n_samples
     hist_pos = _history_positions(history, N)
     fs, fs_how = spark_status(F, full_spark, SPARK_CHECK_LIMIT)
