@@ -60,6 +60,7 @@ from scipy.optimize import nnls
 import relu_frames_nb as rf
 from relu_frames_nb import experiments as ex
 from relu_frames_nb.viz import palette, plane, space
+from relu_frames_nb.viz.experiments import plot_conv
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SIZE = "full" if FULL else "fast"  # size of the experiment behind Figure conv
@@ -305,14 +306,7 @@ for m, n in [(12, 3), (30, 4)]:
 
 # %%
 F12 = rf.zoo.random_sphere(12, 3, seed=SEED)
-fig = Figure(figsize=(12, 4.2), dpi=80, layout="constrained")
-for k, (layers, title) in enumerate([
-    (["facets", "edges", "vertices"], "facets $F_j$ of $P_\\Phi$"),
-    (["caps", "vertices"], "caps $F_j^{\\mathbb{S}}$"),
-    (["correlated", "vertices"], "most correlated bases $J^*(x)$"),
-]):
-    ax = fig.add_subplot(1, 3, k + 1, projection="3d")
-    space.static_render(F12, layers=layers, ax=ax, title=f"[fig:poly] {title}")
+fig = space.figure_poly(F12, tag="fig:poly", fig=Figure(figsize=(12, 4.2), dpi=80))  # the package's Figure "poly"
 fig
 
 # %% [markdown]
@@ -688,24 +682,7 @@ print(f"{d.shape[0]} trials, {int(cv.iterations[-1])} iterations: mean distance 
       f"(min {d[:, -1].min():.2e}, max {d[:, -1].max():.2e}); non-increasing {cv.non_increasing}, from above {cv.from_above}")
 
 # %%
-fig = Figure(figsize=(12, 4.2), layout="constrained")
-gs = fig.add_gridspec(1, 3)
-ax3 = fig.add_subplot(gs[0, 0], projection="3d")
-space.static_render(tet, layers=["sphere", "facets", "edges", "vertices", "labels"], ax=ax3,
-                    title="[fig:conv] inscribing polytope of the tetrahedron")
-ax = fig.add_subplot(gs[0, 1:])
-itc = cv.iterations
-fin = np.all(np.isfinite(d), axis=0) & (itc >= 1)
-ax.plot(itc[fin], cv.mean[fin], color=palette.OKABE_ITO["blue"], lw=2, label=f"mean over {d.shape[0]} trials")
-ax.fill_between(itc[fin], d[:, fin].min(axis=0), d[:, fin].max(axis=0), color=palette.OKABE_ITO["blue"], alpha=0.2,
-                lw=0, label="min / max")
-ax.set_xscale("log")
-ax.set_yscale("log")
-ax.set_xlabel("iteration $k$")
-ax.set_ylabel("$\\|\\alpha^{(k)} - \\alpha^{\\mathbb{S}}\\|$")
-ax.set_title("[fig:conv] distance to $\\alpha^{\\mathbb{S}} = -1/\\sqrt{3}$ (exact, polytope bias)", fontsize=11)
-ax.grid(alpha=0.3, which="both")
-ax.legend(fontsize=9)
+fig = plot_conv(cv, band="minmax", tag="fig:conv")  # the package's figure (relu_frames_nb.viz.experiments)
 fig
 
 # %%
@@ -792,16 +769,8 @@ for name, Fr in [("icosahedron", ico), ("random m=12", F12)]:
 assert share["icosahedron"] == 1.0 and share["random m=12"] < 0.9
 
 # %%
-fig = Figure(figsize=(12, 4.2), dpi=80, layout="constrained")
-ax = fig.add_subplot(1, 3, 1, projection="3d")
-space.static_render(ico, layers=["facets", "edges", "vertices", "labels"], ax=ax, elev=20, azim=60,
-                    title="[fig:fig4] icosahedron: $x\\in$ cone$(F_j)\\Leftrightarrow I_{F_j}=J^*(x)$")
-ax = fig.add_subplot(1, 3, 2, projection="3d")
-space.static_render(F12, layers=["facets", "edges", "vertices", "labels"], ax=ax,
-                    title="[fig:fig4] irregular: facets of very different size")
-ax = fig.add_subplot(1, 3, 3, projection="3d")
-space.static_render(ico, layers=["sphere", "edges", "vertices", "labels", "star"], domain=rf.Ball(3), vertex=1, ax=ax,
-                    elev=15, azim=100, title="[fig:fig4] PBE of $\\phi_2$ on $\\mathbb{B}$: facets around $\\phi_2$")
+fig = space.figure4(irregular=F12, labels=True, elev=(20, 20, 15), azim=(60, 35, 100), tag="fig:fig4",
+                    fig=Figure(figsize=(12, 4.2), dpi=80))  # the package's Figure 4, with the random frame above
 fig
 
 # %%
