@@ -1,0 +1,146 @@
+r"""``h``: the largest number of frame vectors in one hyperplane through the origin.
+
+An active set with more than ``h`` elements spans :math:`\mathbb{R}^n` (a non-spanning
+set lies in a hyperplane), so "every point keeps more than ``h`` rows active" proves the
+rectifying property. ``h = n - 1`` exactly when the frame has full spark.
+
+Exact computation: a maximal set of frame vectors in a hyperplane spans that hyperplane
+(the frame spans R^n, so a smaller span can be enlarged by another frame vector), so it
+is enough to take the hyperplane spanned by every linearly independent (n-1)-subset and
+count the frame vectors on it. This is done in batches (one batched SVD per batch) when
+``C(m, n-1)`` is at most ``max_subsets``; the distinct maximal sets are kept, since they
+also give an exact, MILP-free test (:mod:`relu_frames_nb.exact.verdict`, method
+``"hyperplanes"``).
+
+Otherwise ``h = n - 1`` is an **assumption** (general position), recorded in the result
+together with the checks that were made: no two rows are parallel, and a random sample of
+(n-1)-subsets each spans a hyperplane containing no further frame vector.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+__all__ = ["HyperplaneInfo", "hyperplane_info"]
+
+#: rows within this (sine of the) angle of a hyperplane count as lying in it (conservative: larger h)
+COPLANAR_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class HyperplaneInfo:
+    """What is known about ``h``.
+
+    Attributes
+    ----------
+    h : int
+        The largest number of frame vectors in one hyperplane (or the assumed value).
+    exact : bool
+        True when ``h`` was computed by enumeration, False when assumed.
+    method : str
+        How it was obtained, for people.
+    sets : tuple of ndarray or None
+        The distinct maximal hyperplane sets (bool masks of length m) when enumerated.
+    usable : bool
+        Whether "more than ``h`` active rows" may be used as a proof (False when ``h`` is
+        only a lower estimate).
+    """
+
+    h: int
+    exact: bool
+    method: str
+    sets: tuple | None = None
+    usable: bool = True
+
+
+def _chunks(iterable, size):
+    it = iter(iterable)
+    while True:
+        block = list(itertools.islice(it, size))
+        if not block:
+            return
+        yield np.array(block, dtype=np.intp)
+
+
+def hyperplane_info(
+    Phi: np.ndarray, *, max_subsets: int = 200_000, n_checks: int = 2000, seed: int = 0, keep_sets: int = 50_000
+) -> HyperplaneInfo:
+    """``h`` for the unit-norm rows ``Phi`` (shape ``(m, n)``, spanning R^n); see the module docstring."""
+    Phi = np.asarray(Phi, dtype=float)
+    m, n = Phi.shape
+    if n == 1:
+        text = "exact: in R^1 the only hyperplane is {0}, which holds no frame vector"
+        return HyperplaneInfo(0, True, text, (np.zeros(m, bool),))
+    total = comb(m, n - 1)
+    if total <= max_subsets:
+        return _enumerate(Phi, total, keep_sets)
+    # general position assumed: record the cheap checks
+    G = np.abs(Phi @ Phi.T)
+    np.fill_diagonal(G, 0.0)
+    parallel = bool(np.any(G >= 1.0 - COPLANAR_TOL))
+    rng = np.random.default_rng(seed)
+    k = min(n_checks, total)
+    subsets = np.argsort(rng.random((k, m)), axis=1)[:, : n - 1]
+    counts, ok = _counts(Phi, subsets)
+    worst = int(counts[ok].max()) if np.any(ok) else n - 1
+    if parallel or worst > n - 1:
+        h = max(worst, n if parallel else n - 1)
+        return HyperplaneInfo(
+            h,
+            False,
+            f"unknown: C({m}, {n - 1}) = {total:.3g} subsets are too many to enumerate and the frame is not in general "
+            f"position ({'parallel rows; ' if parallel else ''}up to {worst} vectors in one hyperplane among {k} sampled "
+            f"subsets): h >= {h}, no certificate by counting",
+            usable=False,
+        )
+    return HyperplaneInfo(
+        n - 1,
+        False,
+        f"assumed n - 1 = {n - 1} (general position): C({m}, {n - 1}) = {total:.3g} subsets are too many to enumerate; "
+        f"checked: no two rows parallel, {k} random (n-1)-subsets each span a hyperplane holding no other frame vector",
+    )
+
+
+def _counts(Phi: np.ndarray, subsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each subset (rows of indices, n-1 each): frame vectors on its hyperplane, and whether it spans one."""
+    n = Phi.shape[1]
+    stack = Phi[subsets]  # (k, n-1, n)
+    _, s, vt = np.linalg.svd(stack, full_matrices=True)
+    normals = vt[:, -1, :]  # (k, n)
+    ok = s[:, -1] > 1e-8 if n > 1 else np.ones(len(subsets), bool)
+    on = np.abs(normals @ Phi.T) <= COPLANAR_TOL
+    return on.sum(axis=1), ok
+
+
+def _enumerate(Phi: np.ndarray, total: int, keep_sets: int) -> HyperplaneInfo:
+    m, n = Phi.shape
+    h = 0
+    seen: dict[bytes, np.ndarray] = {}
+    overflow = False
+    for block in _chunks(itertools.combinations(range(m), n - 1), 20_000):
+        stack = Phi[block]
+        _, s, vt = np.linalg.svd(stack, full_matrices=True)
+        normals = vt[:, -1, :]
+        ok = s[:, -1] > 1e-8
+        if not np.any(ok):
+            continue
+        on = np.abs(normals[ok] @ Phi.T) <= COPLANAR_TOL
+        h = max(h, int(on.sum(axis=1).max()))
+        if not overflow:
+            for row in np.unique(on, axis=0):
+                key = np.packbits(row).tobytes()
+                if key not in seen:
+                    seen[key] = row
+                    if len(seen) > keep_sets:
+                        overflow = True
+                        seen.clear()
+                        break
+    sets = None if overflow else tuple(seen.values())
+    extra = "full spark" if h == n - 1 else f"not full spark: {h} vectors share a hyperplane"
+    return HyperplaneInfo(
+        h, True, f"exact: enumerated all C({m}, {n - 1}) = {total} hyperplanes spanned by frame vectors ({extra})", sets
+    )

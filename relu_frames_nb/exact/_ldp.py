@@ -1,0 +1,115 @@
+r"""Small linear-algebra helpers of the exact verdicts that import nothing else of the package.
+
+* :func:`min_norm_point`: the point of smallest norm of a polyhedron :math:`\{x : A x \le b\}`
+  (least distance programming, Lawson & Hanson, *Solving Least Squares Problems*, ch. 23),
+  by one non-negative least squares problem;
+* :func:`quiet`: silence file descriptors 1 and 2 around a call into HiGHS, which prints
+  from C++ on some SciPy builds even with ``disp=False``;
+* :func:`null_space`: an orthonormal basis of the directions orthogonal to some rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import warnings
+
+import numpy as np
+
+__all__ = ["min_norm_point", "quiet", "null_space", "linprog_quiet"]
+
+_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def quiet():
+    """Redirect the process's file descriptors 1 and 2 to ``/dev/null`` for the duration.
+
+    Python's ``sys.stdout``/``sys.stderr`` are flushed first so nothing written before is
+    lost, and both descriptors are restored in ``finally``. A lock serialises nested or
+    concurrent use from threads (the descriptors are process-wide).
+    """
+    with _LOCK:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # pragma: no cover - closed or odd streams
+                pass
+        saved = []
+        devnull = None
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            for fd in (1, 2):
+                try:
+                    saved.append((fd, os.dup(fd)))
+                    os.dup2(devnull, fd)
+                except OSError:  # pragma: no cover - fd not open (some embedded interpreters)
+                    pass
+        except OSError:  # pragma: no cover - no /dev/null
+            pass
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                yield
+        finally:
+            for fd, copy in saved:
+                try:
+                    os.dup2(copy, fd)
+                finally:
+                    os.close(copy)
+            if devnull is not None:
+                os.close(devnull)
+
+
+def linprog_quiet(c, **kwargs):
+    """:func:`scipy.optimize.linprog` with HiGHS, silenced by :func:`quiet`."""
+    from scipy.optimize import linprog
+
+    with quiet():
+        return linprog(c, method="highs", **kwargs)
+
+
+def null_space(rows: np.ndarray, n: int, *, rtol: float = 1e-10) -> np.ndarray:
+    """Orthonormal basis (columns, shape ``(n, n - rank)``) of the complement of ``span(rows)``."""
+    rows = np.asarray(rows, dtype=float).reshape(-1, n)
+    if rows.shape[0] == 0:
+        return np.eye(n)
+    _, s, vt = np.linalg.svd(rows, full_matrices=True)
+    rank = int(np.sum(s > rtol * max(s[0], 1e-300)))
+    return vt[rank:].T
+
+
+def min_norm_point(A: np.ndarray, b: np.ndarray, *, tol: float = 1e-9) -> np.ndarray | None:
+    r"""The point of smallest Euclidean norm of :math:`\{x : A x \le b\}`, or None if empty.
+
+    Least distance programming: with :math:`G = -A`, :math:`h = -b`, solve the NNLS problem
+    :math:`\min_{u \ge 0} \|E u - f\|` with :math:`E = [G^T; h^T]`, :math:`f = e_{n+1}`; the
+    residual :math:`r = E u - f` vanishes iff the system is infeasible, else
+    :math:`x = -r_{1:n} / r_{n+1}`. The answer is checked against the constraints (relative
+    tolerance ``tol``); a failed check returns None as well, so None means "no point found".
+    """
+    from scipy.optimize import nnls
+
+    A = np.asarray(A, dtype=float)
+    b = np.asarray(b, dtype=float)
+    k, n = A.shape
+    if k == 0:
+        return np.zeros(n)
+    scale = max(1.0, float(np.max(np.abs(b))))
+    E = np.vstack([-A.T, -b[None, :] / scale])
+    f = np.zeros(n + 1)
+    f[-1] = 1.0
+    try:
+        u, _ = nnls(E, f, maxiter=50 * (n + k + 10))
+    except RuntimeError:  # pragma: no cover - iteration limit
+        return None
+    r = E @ u - f
+    if np.linalg.norm(r) < 1e-12 or r[-1] >= -1e-14:
+        return None
+    x = -r[:n] / r[-1] * scale
+    viol = A @ x - b
+    if np.all(viol <= tol * scale * np.maximum(np.linalg.norm(A, axis=1), 1e-300) + 1e-300):
+        return x
+    return None

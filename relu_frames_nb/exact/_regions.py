@@ -1,0 +1,313 @@
+r"""The domain as the exact verdict sees it, in the engine's coordinates ``z``.
+
+A *region* knows
+
+* an outer polytope ``P`` containing ``K`` (:meth:`Region.outer`, a
+  :class:`~relu_frames_nb.domains.polyhedral.LinearDescription` over ``(z, w)``), refined
+  by tangent cuts on round domains;
+* valid bounds of every row ``<z, phi_i>`` over ``P`` (the big-M constants);
+* how to find a point of ``K`` in a *cell* ``{z : <z, phi_i> < alpha_i, i in Z}`` with a
+  positive margin (a witness candidate), or a tangent cut that removes the cell from ``P``
+  when it misses ``K``;
+* whether a cell is provably empty on ``P`` (the certificate of the hyperplane method).
+
+Polyhedral domains are exact (``P = K``); balls, shells, spheres and the positive ball are
+outer-approximated by the box ``[-r, r]^d`` and the tangent planes ``<z, ±phi_i> <= r|phi_i|``
+(which make the big-M constants exact), plus the cuts added during the solve.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..domains.polyhedral import Box, Hull, LinearDescription, Polytope
+from ._ldp import linprog_quiet, min_norm_point
+
+__all__ = ["Region", "PolyRegion", "RoundRegion"]
+
+
+class Region:
+    """Base class; see the module docstring."""
+
+    d: int
+    scale: float
+    #: whether witnesses may be sought in this region (False for the sphere)
+    witness_ok: bool = True
+    #: P == K (no cuts needed)
+    exact: bool = True
+
+    def outer(self) -> LinearDescription:
+        raise NotImplementedError
+
+    def row_bounds(self, Phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def sample(self, N: int, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def cell_empty(self, Phi_Z: np.ndarray, beta_Z: np.ndarray) -> bool:
+        raise NotImplementedError
+
+    def cell_point(self, Phi_Z: np.ndarray, alpha_Z: np.ndarray) -> tuple[np.ndarray | None, Any]:
+        raise NotImplementedError
+
+    def add_cut(self, a: np.ndarray, beta: float) -> None:
+        raise NotImplementedError
+
+    # shared LP helpers -----------------------------------------------------------
+    def _lp_feasible(self, Phi_Z: np.ndarray, beta_Z: np.ndarray) -> bool:
+        """Feasibility of ``{Phi_Z z <= beta_Z} ∩ P`` by one LP (True also when undecided)."""
+        D = self.outer()
+        nv = D.n_vars
+        A = (
+            np.vstack([np.hstack([Phi_Z, np.zeros((Phi_Z.shape[0], D.n_extra))]), D.A_ub])
+            if D.A_ub.size
+            else np.hstack([Phi_Z, np.zeros((Phi_Z.shape[0], D.n_extra))])
+        )
+        b = np.r_[beta_Z, D.b_ub]
+        res = linprog_quiet(
+            np.zeros(nv),
+            A_ub=A if A.shape[0] else None,
+            b_ub=b if A.shape[0] else None,
+            A_eq=D.A_eq if D.A_eq.shape[0] else None,
+            b_eq=D.b_eq if D.A_eq.shape[0] else None,
+            bounds=list(zip(D.lower, D.upper)),
+        )
+        return res.status != 2
+
+    def _lp_max(self, c: np.ndarray, Phi_Z: np.ndarray, beta_Z: np.ndarray) -> np.ndarray | None:
+        """Argmax of ``<c, z>`` over ``{Phi_Z z <= beta_Z} ∩ P`` (None if infeasible)."""
+        D = self.outer()
+        k = Phi_Z.shape[0]
+        A = np.vstack([np.hstack([Phi_Z, np.zeros((k, D.n_extra))]), D.A_ub])
+        b = np.r_[beta_Z, D.b_ub]
+        cc = np.r_[-c, np.zeros(D.n_extra)]
+        res = linprog_quiet(
+            cc,
+            A_ub=A if A.shape[0] else None,
+            b_ub=b if A.shape[0] else None,
+            A_eq=D.A_eq if D.A_eq.shape[0] else None,
+            b_eq=D.b_eq if D.A_eq.shape[0] else None,
+            bounds=list(zip(D.lower, D.upper)),
+        )
+        return None if res.status != 0 else np.array(res.x[: self.d])
+
+
+class PolyRegion(Region):
+    """A box, polytope or hull (``P = K``), in its own full-dimensional coordinates."""
+
+    def __init__(self, domain: Any) -> None:
+        self.domain = domain
+        self.desc = domain.linear_description()
+        self.d = domain.n
+        lo, hi = domain.bounding_box()
+        self.lo, self.hi = np.asarray(lo, float), np.asarray(hi, float)
+        self.scale = max(1.0, float(np.max(np.abs(np.r_[self.lo, self.hi]))))
+
+    def outer(self) -> LinearDescription:
+        return self.desc
+
+    def row_bounds(self, Phi):
+        if isinstance(self.domain, Box):
+            U = np.maximum(Phi * self.lo, Phi * self.hi).sum(axis=1)
+            L = np.minimum(Phi * self.lo, Phi * self.hi).sum(axis=1)
+            return L, U
+        if isinstance(self.domain, Hull):
+            G = self.domain.points @ Phi.T
+            return G.min(axis=0), G.max(axis=0)
+        L = np.empty(Phi.shape[0])
+        U = np.empty(Phi.shape[0])
+        for i, phi in enumerate(Phi):
+            zmax = self._lp_max(phi, np.zeros((0, self.d)), np.zeros(0))
+            zmin = self._lp_max(-phi, np.zeros((0, self.d)), np.zeros(0))
+            box_u = np.maximum(phi * self.lo, phi * self.hi).sum()
+            box_l = np.minimum(phi * self.lo, phi * self.hi).sum()
+            U[i] = box_u if zmax is None else min(box_u, phi @ zmax + 1e-9 * self.scale)
+            L[i] = box_l if zmin is None else max(box_l, phi @ zmin - 1e-9 * self.scale)
+        return L, U
+
+    def sample(self, N, rng):
+        return self.domain.sample(N, seed=rng)
+
+    def cell_empty(self, Phi_Z, beta_Z):
+        return not self._lp_feasible(Phi_Z, beta_Z)
+
+    def cell_point(self, Phi_Z, alpha_Z):
+        """Max-margin point: ``Phi_Z z + t <= alpha_Z`` and ``z`` at distance ``>= t`` from K's facets."""
+        D = self.desc
+        d, ne = self.d, D.n_extra
+        nv = d + ne + 1
+        k = Phi_Z.shape[0]
+        rows, rhs = [np.hstack([Phi_Z, np.zeros((k, ne)), np.ones((k, 1))])], [alpha_Z]
+        if D.A_ub.shape[0]:
+            norms = np.linalg.norm(D.A_ub[:, :d], axis=1)
+            rows.append(np.hstack([D.A_ub, norms[:, None]]))
+            rhs.append(D.b_ub)
+        # margin to the coordinate bounds of a box
+        if isinstance(self.domain, Box):
+            eye = np.eye(d)
+            rows.append(np.hstack([eye, np.zeros((d, ne)), np.ones((d, 1))]))
+            rhs.append(self.hi)
+            rows.append(np.hstack([-eye, np.zeros((d, ne)), np.ones((d, 1))]))
+            rhs.append(-self.lo)
+        A = np.vstack(rows)
+        b = np.concatenate(rhs)
+        c = np.zeros(nv)
+        c[-1] = -1.0
+        bounds = list(zip(D.lower, D.upper)) + [(0.0, self.scale)]
+        res = linprog_quiet(
+            c,
+            A_ub=A,
+            b_ub=b,
+            A_eq=np.hstack([D.A_eq, np.zeros((D.A_eq.shape[0], 1))]) if D.A_eq.shape[0] else None,
+            b_eq=D.b_eq if D.A_eq.shape[0] else None,
+            bounds=bounds,
+        )
+        if res.status != 0 or res.x[-1] <= 1e-9 * self.scale:
+            return None, None
+        return np.array(res.x[:d]), float(res.x[-1])
+
+    def add_cut(self, a, beta):  # pragma: no cover - exact regions need no cuts
+        raise RuntimeError("polyhedral regions are exact; no cuts")
+
+
+class RoundRegion(Region):
+    r"""Ball, shell (``s > 0``), sphere or positive ball of radius ``r`` in R^d, given the rows ``Phi``.
+
+    The outer polytope is ``[-r, r]^d`` (``[0, r]^d`` for the positive ball) intersected with
+    ``|<z, phi_i>| <= r |phi_i|`` (tangent planes in the directions ``±phi_i``; for the
+    positive ball the exact row ranges ``[-r |phi_i^-|, r |phi_i^+|]``) and the cuts
+    ``<u, z> <= r`` added at points outside the ball.
+    """
+
+    exact = False
+
+    def __init__(self, d: int, r: float, Phi: np.ndarray, *, s: float = 0.0, positive: bool = False, sphere: bool = False):
+        self.d, self.r, self.s = d, float(r), float(s)
+        self.positive, self.sphere = positive, sphere
+        self.witness_ok = not sphere
+        self.scale = max(1.0, self.r)
+        self.cuts: list[np.ndarray] = []
+        Phi = np.asarray(Phi, float)
+        if positive:
+            up = self.r * np.linalg.norm(np.maximum(Phi, 0), axis=1)
+            dn = self.r * np.linalg.norm(np.minimum(Phi, 0), axis=1)
+        else:
+            up = dn = self.r * np.linalg.norm(Phi, axis=1)
+        self._rows = np.vstack([Phi, -Phi]) if Phi.size else np.zeros((0, d))
+        self._rhs = np.r_[up, dn]
+        self._desc: LinearDescription | None = None
+
+    def _domain(self):
+        from ..domains import Ball, PositiveBall, Shell, Sphere
+
+        if self.sphere:
+            return Sphere(self.d, self.r)
+        if self.positive:
+            return PositiveBall(self.d, self.r)
+        if self.s > 0:
+            return Shell(self.d, self.s, self.r)
+        return Ball(self.d, self.r)
+
+    def outer(self) -> LinearDescription:
+        if self._desc is None:
+            d = self.d
+            A = np.vstack([self._rows] + ([np.array(self.cuts)] if self.cuts else []))
+            b = np.r_[self._rhs, np.full(len(self.cuts), self.r)]
+            lo = np.zeros(d) if self.positive else np.full(d, -self.r)
+            self._desc = LinearDescription(d, 0, A, b, np.zeros((0, d)), np.zeros(0), lo, np.full(d, self.r))
+        return self._desc
+
+    def row_bounds(self, Phi):
+        if self.positive:
+            return -self.r * np.linalg.norm(np.minimum(Phi, 0), axis=1), self.r * np.linalg.norm(np.maximum(Phi, 0), axis=1)
+        nr = self.r * np.linalg.norm(Phi, axis=1)
+        return -nr, nr
+
+    def sample(self, N, rng):
+        return self._domain().sample(N, seed=rng)
+
+    def add_cut(self, a, beta=None):
+        u = np.asarray(a, float)
+        u = u / np.linalg.norm(u)
+        self.cuts.append(u)
+        self._desc = None
+
+    def _cell_rows(self, Phi_Z, beta_Z, t):
+        if self.positive:
+            return np.vstack([Phi_Z, -np.eye(self.d)]), np.r_[beta_Z - t, np.full(self.d, -t)]
+        return Phi_Z, beta_Z - t
+
+    def cell_empty(self, Phi_Z, beta_Z):
+        A, b = self._cell_rows(Phi_Z, beta_Z, 0.0)
+        p = min_norm_point(A, b)
+        if p is None:
+            return not self._lp_feasible(Phi_Z, beta_Z)
+        return bool(np.linalg.norm(p) > self.r * (1 + 1e-9))
+
+    def cell_point_fast(self, Phi_Z, alpha_Z):
+        """:meth:`cell_point` without widening the margin (one NNLS)."""
+        return self.cell_point(Phi_Z, alpha_Z, widen=False)
+
+    def cell_point(self, Phi_Z, alpha_Z, widen: bool = True):
+        """A point of the open cell inside K with a margin, or ``(None, cut)`` / ``(None, None)``."""
+        if self.sphere:
+            return None, None
+        t0 = 1e-7 * self.scale
+        A, b = self._cell_rows(Phi_Z, alpha_Z, t0)
+        p = min_norm_point(A, b)
+        if p is None:
+            return None, None
+        norm = float(np.linalg.norm(p))
+        if norm >= self.r - t0:
+            return None, (p if norm > 0 else None)
+        if self.s > 0 and norm <= self.s + t0:
+            return self._shell_point(Phi_Z, alpha_Z, p, t0)
+        if not widen:
+            return p, t0
+        # widen the margin by bisection on t (each step one NNLS)
+        lo, hi, best = t0, self.r, p
+        for _ in range(18):
+            t = 0.5 * (lo + hi)
+            A, b = self._cell_rows(Phi_Z, alpha_Z, t)
+            q = min_norm_point(A, b)
+            if q is not None and np.linalg.norm(q) <= self.r - t and (self.s == 0 or np.linalg.norm(q) >= self.s + t):
+                lo, best = t, q
+            else:
+                hi = t
+        return best, lo
+
+    def _shell_point(self, Phi_Z, alpha_Z, p, t0):
+        u = p / np.linalg.norm(p) if np.linalg.norm(p) > 0 else np.eye(self.d)[0]
+        q = self._lp_max(u, Phi_Z, alpha_Z - t0)
+        if q is None or np.linalg.norm(q) <= self.s + t0:
+            return None, None
+        target = 0.5 * (self.s + min(float(np.linalg.norm(q)), self.r))
+        # |p + lam (q - p)| = target, lam in [0, 1]
+        dq = q - p
+        a2, a1, a0 = dq @ dq, 2 * p @ dq, p @ p - target**2
+        disc = max(a1 * a1 - 4 * a2 * a0, 0.0)
+        lam = (-a1 + np.sqrt(disc)) / (2 * a2)
+        z = p + min(max(lam, 0.0), 1.0) * dq
+        nz = np.linalg.norm(z)
+        margin = min(t0, self.r - nz, nz - self.s)
+        return (z, margin) if margin > 0 else (None, None)
+
+
+def region_for(domain: Any, Phi: np.ndarray) -> Region:
+    """The region of a domain (already in full-dimensional coordinates)."""
+    from ..domains import Ball, PositiveBall, Shell, Sphere
+
+    if isinstance(domain, (Box, Polytope, Hull)):
+        return PolyRegion(domain)
+    if isinstance(domain, Ball):
+        return RoundRegion(domain.n, domain.r, Phi)
+    if isinstance(domain, Shell):
+        return RoundRegion(domain.n, domain.r, Phi, s=domain.s)
+    if isinstance(domain, Sphere):
+        return RoundRegion(domain.n, domain.r, Phi, sphere=True)
+    if isinstance(domain, PositiveBall):
+        return RoundRegion(domain.n, domain.r, Phi, positive=True)
+    raise TypeError(f"no region for {domain!r}")

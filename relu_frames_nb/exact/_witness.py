@@ -1,0 +1,149 @@
+r"""Witnesses: from a point whose active rows do not span to a verified colliding pair.
+
+The construction is the proof of Thm "Injectivity of ReLU layers II": at a point ``z`` of
+``K`` whose active rows ``I`` miss a direction ``v`` (``<v, phi_i> = 0`` for ``i in I``)
+and whose inactive rows are strictly inactive (margin ``mu > 0``), the points ``z`` and
+``z + s v`` have the same output for ``0 < s < mu / max_i |<v, phi_i>|`` (inactive rows
+stay off, active ones keep their value). If ``z`` lies on the boundary of ``K`` it is first
+moved a little toward an interior point: the inactive rows keep a margin, and the new
+active set is a subset of ``I`` (so it still fails to span). ``s`` is then also kept below
+the distance to the boundary of ``K``.
+
+Also here: the cheap witness search (seeded samples of the region and a greedy descent
+that switches rows off one at a time while a point of ``K`` remains in the cell).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..domains import Ball, PositiveBall, RealSpace, Shell
+from ..domains.polyhedral import Box, Hull, Polytope
+from ._ldp import null_space
+
+__all__ = ["margin_to_boundary", "build_pair", "descend", "active_rank"]
+
+#: relative tolerance of rank decisions at a witness
+RANK_RTOL = 1e-10
+
+
+def active_rank(Phi: np.ndarray, a: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, int]:
+    """Active mask (``<z, phi_i> >= a_i`` in float64) and the rank of the active rows."""
+    active = Phi @ z - a >= 0
+    rows = Phi[active]
+    if rows.shape[0] == 0:
+        return active, 0
+    s = np.linalg.svd(rows, compute_uv=False)
+    return active, int(np.sum(s > RANK_RTOL * max(s[0], 1e-300)))
+
+
+def margin_to_boundary(K, z: np.ndarray) -> float | None:
+    """A lower bound of the distance from ``z`` to the boundary of ``K`` (negative outside; None if unknown)."""
+    if isinstance(K, RealSpace):
+        return float("inf")
+    nz = float(np.linalg.norm(z))
+    if isinstance(K, Shell):
+        return min(K.r - nz, nz - K.s)
+    if isinstance(K, PositiveBall):
+        return min(K.r - nz, float(np.min(z)))
+    if isinstance(K, Ball):
+        return K.r - nz
+    if isinstance(K, Box):
+        return float(np.min(np.minimum(z - K.lo, K.hi - z)))
+    if isinstance(K, Polytope):
+        return float(np.min((K.b - K.A @ z) / np.linalg.norm(K.A, axis=1)))
+    if isinstance(K, Hull):
+        eq = K._facet_equations()
+        if eq is not None:
+            return float(np.min(-(eq[:, :-1] @ z + eq[:, -1])))
+        return None
+    return None
+
+
+def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndarray | None):
+    """A colliding pair ``(z1, z2)`` in ``K`` near ``z``, or None (see the module docstring).
+
+    Returns ``(z1, z2, n_active, rank)`` with the active count and rank at ``z1``.
+    """
+    d = Phi.shape[1]
+    scale = max(1.0, float(np.linalg.norm(z)))
+    active, rank = active_rank(Phi, a, z)
+    if rank >= d:
+        return None
+    rho = margin_to_boundary(K, z)
+    if rho is not None and rho <= 1e-12 * scale:
+        if center is None:
+            return None
+        pre = Phi @ z - a
+        mu = float(np.min(-pre[~active])) if np.any(~active) else np.inf
+        dist = float(np.linalg.norm(center - z))
+        if dist == 0:
+            return None
+        theta = min(1.0, 0.5 * mu / (dist * max(1.0, float(np.max(np.linalg.norm(Phi, axis=1))))))
+        z = z + theta * (center - z)
+        active, rank = active_rank(Phi, a, z)
+        if rank >= d:
+            return None
+        rho = margin_to_boundary(K, z)
+        if rho is not None and rho <= 0:
+            return None
+    pre = Phi @ z - a
+    V = null_space(Phi[active], d)
+    if V.shape[1] == 0:
+        return None
+    v = V[:, 0]
+    if np.any(~active):
+        speed = np.abs(Phi[~active] @ v)
+        gaps = -pre[~active]
+        with np.errstate(divide="ignore"):
+            s = 0.5 * float(np.min(np.where(speed > 0, gaps / np.maximum(speed, 1e-300), np.inf)))
+    else:
+        s = np.inf
+    s = min(s, scale)
+    if rho is not None:
+        s = min(s, 0.5 * rho)
+    if not np.isfinite(s) or s <= 0:
+        return None
+    y = z + s * v
+    if rho is None:  # unknown distance to the boundary: halve until inside
+        for _ in range(40):
+            if K.contains(y, tol=0.0):
+                break
+            s *= 0.5
+            y = z + s * v
+        else:
+            return None
+    return z, y, int(active.sum()), rank
+
+
+def descend(Phi_s, a_s, region, z0, *, target: int, deadline: float):
+    """Greedy: switch active rows off one at a time (closest first) while the cell still meets K.
+
+    Returns ``(z, n_on)``: a point of the region (with a margin) and its number of active
+    rows, or None when not even the starting cell could be realised with a margin.
+    """
+    pre = Phi_s @ z0 - a_s
+    off = pre < 0
+    order = np.flatnonzero(~off)
+    order = order[np.argsort(pre[order])]
+    z, _ = region.cell_point(Phi_s[off], a_s[off]) if np.any(off) else (z0, None)
+    if z is None:
+        return None
+    for j in order:
+        if time.perf_counter() > deadline:
+            break
+        if int((~off).sum()) <= target:
+            break
+        trial = off.copy()
+        trial[j] = True
+        p, _ = _cell(region, Phi_s[trial], a_s[trial])
+        if p is not None:
+            off, z = trial, p
+    return z, int((Phi_s @ z - a_s >= 0).sum())
+
+
+def _cell(region, Phi_Z, a_Z):
+    fast = getattr(region, "cell_point_fast", None)
+    return fast(Phi_Z, a_Z) if fast is not None else region.cell_point(Phi_Z, a_Z)
