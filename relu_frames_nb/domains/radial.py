@@ -115,7 +115,7 @@ class Shell(Domain):
         s = as_nonnegative(self.s, "s")
         r = as_positive(self.r, "r")
         if s >= r:
-            raise InputError(f"the inner radius s must be smaller than the outer radius r; got s={s:g}, r={r:g}.")
+            raise InputError(f"the shell needs s < r: the inner radius s must be smaller than the outer radius r; got s={s:g}, r={r:g}.")
         object.__setattr__(self, "s", s)
         object.__setattr__(self, "r", r)
 

@@ -12,10 +12,11 @@ from typing import Any, Callable
 
 import ipywidgets as W
 
+from .._format import fmt as _fmt  # noqa: F401 - re-used by the explorers
+from .._format import vec as _vec  # noqa: F401
 from .._validation import as_count
-from ..domains import Ball, Domain, PositiveBall, RealSpace, Shell, Sphere
+from ..domains import Domain, parse_domain
 from ..errors import InputError, ReluFramesError
-from ..verdict import _domain_name, _fmt, _vec  # noqa: F401 - re-used by the explorers
 from . import palette
 from ._png import figure_png, with_static_png
 
@@ -120,21 +121,15 @@ def _element_options(m: int) -> list[tuple[str, int]]:
 _DOMAINS = ("ball", "sphere", "shell", "positive ball", "R^n")
 
 
-def _make_domain(kind: str, n: int, r: float, s: float) -> Domain:
-    if kind == "ball":
-        return Ball(n, r)
-    if kind == "sphere":
-        return Sphere(n, r)
-    if kind == "shell":
-        if not 0 <= s < r:
-            raise InputError(f"the shell needs 0 <= s < r; got s={s:g}, r={r:g}. Lower the inner radius s.")
-        return Shell(n, s, r)
-    if kind == "positive ball":
-        return PositiveBall(n, r)
-    if kind == "R^n":
-        return RealSpace(n)
-    raise InputError(f"domain must be one of {_DOMAINS}; got {kind!r}.")
+#: the explorers' domain menu, spelled for :func:`relu_frames_nb.domains.parse_domain`
+_SPELLING = {"ball": "ball:{r!r}", "sphere": "sphere:{r!r}", "shell": "shell:{s!r},{r!r}",
+             "positive ball": "positive-ball:{r!r}", "R^n": "real-space"}  # fmt: skip
 
+
+def _make_domain(kind: str, n: int, r: float, s: float) -> Domain:
+    if kind not in _SPELLING:
+        raise InputError(f"domain must be one of {_DOMAINS}; got {kind!r}.")
+    return parse_domain(_SPELLING[kind].format(r=float(r), s=float(s)), n, name="the domain")
 
 
 def _strip_tags(text: str) -> str:

@@ -9,7 +9,7 @@ import ipywidgets as W
 import numpy as np
 
 from .._validation import as_count
-from ..domains import Domain, RealSpace, Sphere
+from ..domains import Domain
 from ..errors import InputError, ReluFramesError
 from ..frames import Frame, as_frame
 from ..layer import ReLULayer
@@ -17,7 +17,6 @@ from ..verdict import Verdict, decide
 from . import palette
 from ._widget_base import (
     _DOMAINS,
-    _domain_name,
     _element_options,
     _ErrorArea,
     _guard,
@@ -254,7 +253,7 @@ class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
         self.domain = self._domain()
         self.inner.layout.display = "" if self.domain_kind.value == "shell" else "none"
         self.radius.layout.display = "none" if self.domain_kind.value == "R^n" else ""
-        extent = 2.0 if isinstance(self.domain, RealSpace) else 1.32 * self.domain.radius
+        extent = 2.0 if not self.domain.bounded else 1.32 * self.domain.radius
         self.view = PlaneView(self._ax, self.layer, self.domain, overlays=self.overlays, resolution=self.resolution,
                               element=int(self.element.value), extent=extent,
                               shade_element=self.bias_mode.value == "per element")  # fmt: skip
@@ -284,9 +283,9 @@ class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
 
         self.view.set_bias(self.alpha)
         L = self.layer
-        pts = self.view.X[self.view.inside] if not isinstance(self.domain, Sphere) else np.zeros((0, 2))
+        pts = self.view.X[self.view.inside] if self.domain.inner_radius < self.domain.radius else np.zeros((0, 2))
         bnd = boundary_points(L, self.domain)
-        if isinstance(self.domain, RealSpace):
+        if not self.domain.bounded:
             far = 25.0 * (1.0 + float(np.max(np.abs(self.alpha)))) * self.view.X[:: max(1, len(self.view.X) // 2000)]
             bnd = np.vstack([bnd, far])
         pbe = self._polytope()
@@ -301,7 +300,7 @@ class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
         self.view.set_minima(est if "minima" in self.overlays else None)
         a = self.alpha
         title = f"α = {a[0]:.2f} (constant)" if np.all(a == a[0]) else f"α ∈ [{a.min():.2f}, {a.max():.2f}]"
-        self._ax.set_title(f"{self.frame.m} vectors, {title}; {_domain_name(self.domain)}", fontsize=10)
+        self._ax.set_title(f"{self.frame.m} vectors, {title}; {self.domain.describe()}", fontsize=10)
         self._render()
 
     def _render(self) -> None:

@@ -14,7 +14,6 @@ from ..errors import InputError
 from ..frames import Frame, as_frame
 from . import palette
 from ._widget_base import (
-    _domain_name,
     _element_options,
     _ErrorArea,
     _fmt,
@@ -227,7 +226,7 @@ class PolytopeExplorer3D(_StaticFallback, _ErrorArea, W.VBox):
             e = self.estimate
             fin = e.values[np.isfinite(e.values)]
             rng = f"[{_fmt(fin.min())}, {_fmt(fin.max())}]" if fin.size else "all free"
-            self._set_status(f"{e.method} bias on {_domain_name(self._domain())}: values in {rng}; {e.guarantee}"
+            self._set_status(f"{e.method} bias on {self._domain().describe()}: values in {rng}; {e.guarantee}"
                              + (f"; {int(e.n_samples)} samples" if e.n_samples else "")
                              + f"; {self.viewer.scene.P.n_facets} facets")  # fmt: skip
         self._update_table()

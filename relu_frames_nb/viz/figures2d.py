@@ -110,7 +110,7 @@ def figure2(*, resolution: int = 241, fig: Any = None) -> Any:
         L = ReLULayer(F, a)
         draw_active_count(ax, L, extent=box, resolution=res, colorbar=ax is axes[-1], vmax=4)
         draw_halfspaces(ax, L, extent=box, shade=False)
-        if not isinstance(K, RealSpace):
+        if K.bounded:
             draw_domain(ax, K)
         draw_frame_vectors(ax, F)
         ax.set_title(title, fontsize=11)

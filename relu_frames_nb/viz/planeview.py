@@ -7,7 +7,6 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._validation import as_bias, as_count
-from ..domains import RealSpace
 from . import palette
 from ._common import check_names
 from ._plane2d import (
@@ -119,7 +118,7 @@ class PlaneView:
         ax.add_patch(self._shade)
         self.artists["halfspaces"] = [self._lines, self._shade]
         before = len(ax.patches) + len(ax.collections) + len(ax.lines)
-        if not isinstance(self.domain, RealSpace):
+        if self.domain.bounded:
             draw_domain(ax, self.domain)
         self.artists["domain"] = (list(ax.patches) + list(ax.collections) + list(ax.lines))[before:]
         self.artists["vectors"] = _arrows(ax, F, colors, _Z["vectors"] + 10)
