@@ -65,6 +65,10 @@ def _box(lo: np.ndarray, hi: np.ndarray) -> Domain:
     return Box(lo, hi)
 
 
+def _number(v: Any) -> float:
+    return float("nan") if v is None else float(v)
+
+
 def _json(v: Any) -> Any:
     if isinstance(v, (float, np.floating)):
         return float(v) if math.isfinite(v) else None
@@ -477,9 +481,11 @@ def check_network(
                 layer_st, st, reason = Status.UNDETERMINED, Status.UNDETERMINED, f"the exact verdict refused: {exc}"
             else:
                 layer_st = Status(str(res.status))
-                lb, ub = float(getattr(res, "lower_bound", np.nan)), float(getattr(res, "upper_bound", np.nan))
+                lb, ub = _number(getattr(res, "lower_bound", None)), _number(getattr(res, "upper_bound", None))
                 st = layer_st if layer_st != Status.NOT_INJECTIVE else Status.UNDETERMINED
                 reason = str(getattr(res, "text", layer_st))
+                if reason.startswith(f"{layer_st} on ") and " — " in reason:  # the line repeats status and domain
+                    reason = reason.split(" — ", 1)[1]
                 if layer_st == Status.NOT_INJECTIVE and res.pair is not None:
                     layer_pair = tuple(R.expand(np.asarray(p, dtype=float)) if k else np.asarray(p, dtype=float)
                                        for p in res.pair)  # fmt: skip
