@@ -241,6 +241,8 @@ def check_layer(
     seed: int = 0,
     max_facets: int = 200_000,
     tol: float = 1e-9,
+    time_limit: float = 60.0,
+    progress: Any = None,
 ) -> CheckReport:
     """Decide, as far as the theory allows, whether ``layer`` is injective on ``K``.
 
@@ -274,6 +276,8 @@ def check_layer(
         seed=seed,
         max_facets=max_facets,
         tol=tol,
+        time_limit=time_limit,
+        progress=progress,
     )
     sampling = None
     if domain.bounded:
@@ -290,6 +294,11 @@ def check_layer(
         "points_failing": verdict.n_failing,
         "points_checked": verdict.n_checked,
     }
+    if verdict.exact is not None:
+        ex = verdict.exact
+        details["exact"] = {"status": str(ex.status), "method": ex.method, "lower_bound": ex.lower_bound,
+                            "upper_bound": ex.upper_bound, "h": ex.h, "h_method": ex.h_method,
+                            "seconds": round(float(ex.seconds), 3), "notes": list(ex.notes)}  # fmt: skip
     return CheckReport(verdict.status, reason, layer, domain, polytope, note, sampling, verdict.collision, details)
 
 
@@ -332,6 +341,8 @@ def build_check_parser(parser: argparse.ArgumentParser | None = None) -> argpars
     p.add_argument("--samples", type=_at_least(1), default=200_000, help="number of samples for the sampling estimate")
     p.add_argument("--seed", type=_at_least(0), default=0, help="seed of the samples (a non-negative integer)")
     p.add_argument("--max-facets", type=_at_least(1), default=200_000, help="refuse polytopes with more facets than this")
+    p.add_argument("--time-limit", type=float, default=60.0, help="seconds for the exact verdict (MILP), default 60")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     return p
 
@@ -350,7 +361,10 @@ def main_check(args: argparse.Namespace) -> int:
     try:
         layer = load_layer(args.weights, bias=args.bias, layer_name=args.layer_name)
         domain = parse_domain(args.domain, layer.n)
-        report = check_layer(layer, domain, n_samples=args.samples, seed=args.seed, max_facets=args.max_facets)
+        if not args.time_limit >= 0:
+            raise InputError(f"--time-limit must be a number of seconds >= 0; got {args.time_limit}.")
+        report = check_layer(layer, domain, n_samples=args.samples, seed=args.seed, max_facets=args.max_facets,
+                             time_limit=args.time_limit, progress=not args.quiet)  # fmt: skip
         text = json.dumps(report.to_dict(), indent=2) if args.json else report.to_text()
     except (ReluFramesError, ValueError, OSError) as exc:
         return _fail(args, EXIT_BAD_INPUT, str(exc))

@@ -12,7 +12,10 @@ The decision uses only certificates:
 4. with ``alpha <= 0`` the exact zero-bias test (Tukey depth of the origin >= n) proves
    injectivity on R^n: 0-rectifying on the open set R^n, and smaller biases keep the
    property (Prop. "inclusive"); injective on R^n is injective on every K in it;
-5. anything else is "undetermined", with the evidence gathered.
+5. what is still open goes to the exact verdict (:func:`relu_frames_nb.exact.exact_verdict`):
+   a mixed-integer program whose dual bound certifies injectivity, or a verified colliding
+   pair, within a time limit;
+6. anything else is "undetermined", with the evidence gathered and the bounds reached.
 """
 
 from __future__ import annotations
@@ -85,6 +88,9 @@ class Verdict:
         Points checked where the layer is not rectifying.
     n_checked : int
         Points checked (grid of the domain plus its boundary).
+    exact : ExactVerdict or None
+        The exact verdict (MILP), when it was run: its bounds on the least number of
+        active frame vectors, the hyperplane number ``h`` and how it was found.
     """
 
     status: Status
@@ -94,6 +100,7 @@ class Verdict:
     collision: Any = None
     n_failing: int = 0
     n_checked: int = 0
+    exact: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))
@@ -111,6 +118,9 @@ def decide(
     max_candidates: int = 400,
     max_facets: int = 200_000,
     tol: float = 1e-9,
+    exact: bool = True,
+    time_limit: float = 30.0,
+    progress: Any = None,
 ) -> Verdict:
     r"""Decide whether ``layer`` is injective on ``K`` from certificates only.
 
@@ -140,6 +150,14 @@ def decide(
         Relative tolerance when comparing ``alpha`` with the polytope bias: the weights
         themselves are rounded (the triangle frame's sqrt(3)/2, say), so a bias equal to
         the exact value may exceed the computed one by an ulp.
+    exact : bool, default True
+        Settle what the fast tests leave open with :func:`relu_frames_nb.exact.exact_verdict`
+        (a MILP certificate or a verified colliding pair).
+    time_limit : float, default 30
+        Seconds for the exact verdict; when they run out the answer is "undetermined" with
+        the bounds it reached.
+    progress : None, bool or callable
+        Progress of the exact verdict (see :func:`~relu_frames_nb.exact.exact_verdict`).
 
     Returns
     -------
@@ -160,6 +178,7 @@ def decide(
         raise InputError(f"K must be a Domain in R^{layer.n}; got {K!r}.")
     n_samples = as_count(n_samples, "n_samples")
     tol = as_nonnegative(tol, "tol")
+    time_limit = as_nonnegative(time_limit, "time_limit")
     alpha = layer.alpha
     where = K.describe()
     if K.finite:
@@ -212,15 +231,32 @@ def decide(
                                "and α ≤ 0", None, n_bad, n_all)  # fmt: skip
         except ReluFramesError:
             pass
+    ex = None
+    if exact and time_limit > 0:
+        from .exact import exact_verdict
+
+        ex = exact_verdict(layer, K, time_limit=time_limit, progress=progress, seed=seed)
+        if ex.status != Status.UNDETERMINED:
+            coll = None
+            if ex.pair is not None:
+                from .rectifying import Collision
+
+                x, y = (np.asarray(p, dtype=float) for p in ex.pair)
+                coll = Collision(True, x, y, layer(x), "verified", 1, "exact (MILP witness)")
+            return Verdict(Status(ex.status), f"exact ({ex.method})" if ex.method else "exact", margin,
+                           f"{ex.text}; the fast tests had left it open", coll, n_bad, n_all, ex)  # fmt: skip
+    bounds = ""
+    if ex is not None:
+        bounds = f"; exact verdict undetermined within {fmt(time_limit, 3)} s ({ex.text.split(' — ', 1)[-1]})"
     if n_bad:
         return Verdict(Status.UNDETERMINED, "rectifying test", margin,
                        f"undetermined on {where} — not α-rectifying at {n_bad} of {n_all} points (not injective if K is "
-                       "open or strictly convex, Thm Injectivity II), but no colliding pair was verified",
-                       None, n_bad, n_all)  # fmt: skip
+                       f"open or strictly convex, Thm Injectivity II), but no colliding pair was verified{bounds}",
+                       None, n_bad, n_all, ex)  # fmt: skip
     if pbe is not None:
         why = f"α exceeds the polytope bias (only sufficient) by {fmt(-margin)}"
     else:
         why = f"no polytope bias ({polytope})" if isinstance(polytope, Exception) else "no polytope bias on this domain"
     return Verdict(Status.UNDETERMINED, "rectifying test", margin,
-                   f"undetermined on {where} — rectifying at all {n_all} points checked, no collision; {why}",
-                   None, 0, n_all)  # fmt: skip
+                   f"undetermined on {where} — rectifying at all {n_all} points checked, no collision; {why}{bounds}",
+                   None, 0, n_all, ex)  # fmt: skip

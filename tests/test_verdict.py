@@ -44,8 +44,14 @@ def test_undetermined_when_no_evidence():
     F = rf.zoo.platonic("icosahedron")
     pbe = rf.polytope_bias(F, rf.Ball(3)).values
     # a hair above the guarantee: sampling finds no failing point, and there is no proof
-    v = rf.decide(rf.ReLULayer(F, pbe + 1e-7), rf.Ball(3), n_samples=300)
+    L = rf.ReLULayer(F, pbe + 1e-7)
+    v = rf.decide(L, rf.Ball(3), n_samples=300, exact=False)
     assert v.status == "undetermined" and v.text.startswith("undetermined")
+    # the exact verdict settles it: the ball's bias is 0 here, so at x = 0 nothing is active
+    v = rf.decide(L, rf.Ball(3), n_samples=300)
+    assert v.status == "not injective" and v.method.startswith("exact") and v.exact is not None
+    x, y = v.collision.x, v.collision.y
+    assert not np.allclose(x, y, rtol=0, atol=0) and np.allclose(L(x), L(y)) and rf.Ball(3).contains(np.vstack([x, y])).all()
 
 
 def test_bad_arguments():
