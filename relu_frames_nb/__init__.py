@@ -43,9 +43,12 @@ from .bias.polytope import polytope_bias, polytope_bias_exterior
 from .bias.sampling import sampling_bias
 from .domains import (
     Ball,
+    Box,
     CoveringRadius,
     Domain,
     Exterior,
+    Hull,
+    Polytope,
     PositiveBall,
     RealSpace,
     Samples,
@@ -65,10 +68,12 @@ from .errors import (
     ReluFramesError,
     TooExpensiveError,
 )
+from .exact import ExactVerdict, exact_verdict
 from .frame_algorithm import FrameAlgorithmResult, relu_frame_algorithm
 from .frames import Frame
 from .layer import PReLULayer, ReLULayer
 from .left_inverse import LeftInverseBank
+from .network import Network, NetworkVerdict, check_network
 from .reconstruction import prelu_inverse, reconstruct, relu_dual, relu_synthesis
 from .rectifying import (
     Collision,
@@ -108,6 +113,9 @@ __all__ = [
     "RealSpace",
     "Samples",
     "Exterior",
+    "Box",
+    "Polytope",
+    "Hull",
     "parse_domain",
     "CoveringRadius",
     "covering_radius",
@@ -151,6 +159,11 @@ __all__ = [
     "Status",
     "Verdict",
     "decide",
+    "exact_verdict",
+    "ExactVerdict",
+    "Network",
+    "NetworkVerdict",
+    "check_network",
     "ReluFramesError",
     "InputError",
     "NotAFrameError",

@@ -1,6 +1,10 @@
 """Check whether a trained ReLU layer is injective on a data domain.
 
-``python -m relu_frames_nb check WEIGHTS [--bias B] [--domain SPEC] [--json]``
+``python -m relu_frames_nb check WEIGHTS [--bias B] [--domain SPEC] [--time-limit S] [--json]``
+
+WEIGHTS holding several linear layers (a PyTorch state dict, or an ``.npz`` with keys
+``fc1.weight``, ``fc1.bias``, ``fc2.weight``, ...) is checked as a whole network, layer
+by layer (:class:`relu_frames_nb.network.Network`); ``--layer NAME`` picks one layer.
 
 Exit status: 0 injective (with a guarantee), 1 not injective (a verified collision pair),
 3 undetermined, 2 bad input (unreadable file, wrong shapes, bad option), 4 internal error
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +42,7 @@ __all__ = [
     "CheckReport",
     "check_layer",
     "load_layer",
+    "network_state",
     "parse_domain",
     "main_check",
     "build_check_parser",
@@ -67,7 +73,7 @@ def _load_npz(path: Path) -> tuple[np.ndarray, np.ndarray | None, str]:
     return W, None, "b"
 
 
-def _load_torch(path: Path, layer_name: str | None) -> tuple[np.ndarray, np.ndarray | None]:
+def _torch_state(path: Path) -> dict:
     try:
         import torch
     except ImportError:
@@ -83,6 +89,32 @@ def _load_torch(path: Path, layer_name: str | None) -> tuple[np.ndarray, np.ndar
         state = state.state_dict()
     if not isinstance(state, dict):
         raise InputError(f"weights file {str(path)!r} must hold a state dict; got {type(state).__name__}.")
+    return state
+
+
+def _linear_weights(state: dict) -> dict:
+    return {k: v for k, v in state.items() if k.endswith("weight") and getattr(v, "ndim", 0) == 2}
+
+
+def network_state(path: str | Path) -> dict | None:
+    """The state dict of ``path`` when it holds several linear layers (a whole network), else None.
+
+    PyTorch state dicts (``.pt``/``.pth``) and ``.npz`` files whose keys follow the same
+    pattern (``fc1.weight``, ``fc1.bias``, ``fc2.weight``, ...) qualify.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".pt", ".pth"):
+        state = _torch_state(path)
+    elif suffix == ".npz":
+        state = read_npz(path, "weights file")
+    else:
+        return None
+    return state if len(_linear_weights(state)) >= 2 else None
+
+
+def _load_torch(path: Path, layer_name: str | None) -> tuple[np.ndarray, np.ndarray | None]:
+    state = _torch_state(path)
     weights = {k: v for k, v in state.items() if k.endswith("weight") and getattr(v, "ndim", 0) == 2}
     if layer_name is not None:
         key = layer_name if layer_name.endswith("weight") else f"{layer_name}.weight"
@@ -356,13 +388,27 @@ def _fail(args: argparse.Namespace, code: int, message: str) -> int:
     return code
 
 
+def _check_network(args: argparse.Namespace, state: dict) -> tuple[str, int]:
+    from .network import Network
+
+    net = Network.from_state_dict(state)
+    domain = parse_domain(args.domain, net.n)
+    verdict = net.check(domain, time_limit=args.time_limit, progress=not args.quiet, seed=args.seed)
+    text = json.dumps(verdict.to_dict(), indent=2) if args.json else verdict.report()
+    return text, verdict.status.exit_code
+
+
 def main_check(args: argparse.Namespace) -> int:
     """Run the ``check`` sub-command; returns the exit status (never 1 unless a collision was verified)."""
     try:
-        layer = load_layer(args.weights, bias=args.bias, layer_name=args.layer_name)
-        domain = parse_domain(args.domain, layer.n)
         if not args.time_limit >= 0:
             raise InputError(f"--time-limit must be a number of seconds >= 0; got {args.time_limit}.")
+        state = None if args.layer_name is not None or args.bias is not None else network_state(args.weights)
+        if state is not None:
+            text, code = _check_network(args, state)
+            return _emit(text, code)
+        layer = load_layer(args.weights, bias=args.bias, layer_name=args.layer_name)
+        domain = parse_domain(args.domain, layer.n)
         report = check_layer(layer, domain, n_samples=args.samples, seed=args.seed, max_facets=args.max_facets,
                              time_limit=args.time_limit, progress=not args.quiet)  # fmt: skip
         text = json.dumps(report.to_dict(), indent=2) if args.json else report.to_text()
@@ -372,8 +418,17 @@ def main_check(args: argparse.Namespace) -> int:
         return _fail(args, EXIT_INTERNAL_ERROR, "out of memory; lower --samples or the size of the data set")
     except Exception as exc:  # a bug: report it, never as a verdict
         return _fail(args, EXIT_INTERNAL_ERROR, f"internal error ({type(exc).__name__}: {exc}); please report it")
-    print(text)
-    return report.exit_code
+    return _emit(text, report.exit_code)
+
+
+def _emit(text: str, code: int) -> int:
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into `head`: the verdict stands, the reader left
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,7 @@ covering    covering radii of sample sets and the paper's correction
 
 from .base import Domain, as_domain
 from .covering import CoveringRadius, covering_radius, paper_correction
+from .polyhedral import Box, Hull, Polytope
 from .radial import Ball, Exterior, PositiveBall, RealSpace, Shell, Sphere
 from .samples import Samples
 from .spec import DOMAIN_SPECS, parse_domain
@@ -28,6 +29,9 @@ __all__ = [
     "PositiveBall",
     "RealSpace",
     "Exterior",
+    "Box",
+    "Polytope",
+    "Hull",
     "Samples",
     "as_domain",
     "parse_domain",
