@@ -53,8 +53,18 @@ def solve_count(
     *,
     time_limit: float,
     bounds: tuple[np.ndarray, np.ndarray] | None = None,
+    covers: list | None = None,
+    cutoff: int | None = None,
+    feasibility: bool = False,
 ) -> MilpResult:
-    """Minimise the number of rows with ``<z, phi_i> > beta_i`` over ``region.outer()``."""
+    """Minimise the number of rows with ``<z, phi_i> > beta_i`` over ``region.outer()``.
+
+    ``covers``: index sets ``S`` of rows of which every point of ``K`` has one on
+    (``sum_{i in S} b_i >= 1``). ``cutoff``: only solutions with at most that many rows on
+    are wanted (a row ``sum b <= cutoff``; when none exists the lower bound is
+    ``cutoff + 1``). ``feasibility``: stop at the first such solution (zero objective; the
+    lower bound is then only known when the model is infeasible).
+    """
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import csr_matrix, hstack, vstack
 
@@ -83,9 +93,31 @@ def solve_count(
         blocks.append(hstack([csr_matrix(D.A_eq), csr_matrix((D.A_eq.shape[0], k))]))
         lbs.append(D.b_eq)
         ubs.append(D.b_eq)
+    col = -np.ones(m, dtype=np.intp)
+    col[F] = np.arange(k)
+    for S in covers or ():
+        S = np.asarray(S, dtype=np.intp)
+        if forced[S].any():
+            continue  # satisfied by a row that is on everywhere
+        idx = col[S][col[S] >= 0]
+        if idx.size == 0:  # pragma: no cover - would mean K is empty
+            continue
+        row = np.zeros((1, d + ne + k))
+        row[0, d + ne + idx] = 1.0
+        blocks.append(csr_matrix(row))
+        lbs.append(np.ones(1))
+        ubs.append(np.full(1, np.inf))
+    if cutoff is not None:
+        if cutoff - n_forced < 0:
+            return MilpResult("infeasible", cutoff + 1, None, None, None, time.perf_counter() - t0)
+        row = np.zeros((1, d + ne + k))
+        row[0, d + ne :] = 1.0
+        blocks.append(csr_matrix(row))
+        lbs.append(np.full(1, -np.inf))
+        ubs.append(np.full(1, float(cutoff - n_forced)))
     A = vstack(blocks).tocsr()
     cons = LinearConstraint(A, np.concatenate(lbs), np.concatenate(ubs))
-    c = np.r_[np.zeros(d + ne), np.ones(k)]
+    c = np.r_[np.zeros(d + ne), np.zeros(k) if feasibility else np.ones(k)]
     integrality = np.r_[np.zeros(d + ne), np.ones(k)]
     var_bounds = Bounds(np.r_[D.lower, np.zeros(k)], np.r_[D.upper, np.ones(k)])
     options = {
@@ -104,12 +136,14 @@ def solve_count(
     seconds = time.perf_counter() - t0
     nodes = int(getattr(res, "mip_node_count", 0) or 0)
     if res.status == 2:
-        return MilpResult("infeasible", 10**9, None, None, None, seconds, nodes)
+        return MilpResult("infeasible", 10**9 if cutoff is None else cutoff + 1, None, None, None, seconds, nodes)
     db = getattr(res, "mip_dual_bound", None)
-    if db is None or not np.isfinite(db):
+    if feasibility or db is None or not np.isfinite(db):
         lower = -1
     else:
         lower = n_forced + int(np.ceil(float(db) - 1e-6))
+        if cutoff is not None:
+            lower = min(lower, cutoff + 1)
     z = on = value = None
     if res.x is not None:
         x = np.asarray(res.x)
@@ -118,6 +152,6 @@ def solve_count(
         on[F] = x[d + ne :] > 0.5
         value = int(on.sum())
     status = "optimal" if res.status == 0 else ("time limit" if res.status == 1 else "error")
-    if status == "optimal" and value is not None:
+    if status == "optimal" and value is not None and not feasibility:
         lower = max(lower, min(value, n_forced + int(np.ceil(float(res.fun) - 1e-6))))
     return MilpResult(status, lower, z, on, value, seconds, nodes)

@@ -247,6 +247,54 @@ class RoundRegion(Region):
             return not self._lp_feasible(Phi_Z, beta_Z)
         return bool(np.linalg.norm(p) > self.r * (1 + 1e-9))
 
+    def misses(self, Phi_Z, beta_Z, u=None) -> bool:
+        """True when ``{z : Phi_Z z <= beta_Z}`` provably misses the ball (one NNLS and one LP).
+
+        The min-norm point ``p`` of the cell gives the separating plane ``<p/|p|, z> = r``;
+        the LP then confirms that no point of the cell lies on the ball's side of it.
+        """
+        A, b = self._cell_rows(Phi_Z, beta_Z, 0.0)
+        if u is None:
+            p = min_norm_point(A, b)
+            if p is None:
+                return not self._lp_feasible(Phi_Z, beta_Z)
+            norm = float(np.linalg.norm(p))
+            if norm <= self.r * (1 + 1e-9):
+                return False
+            u = p / norm
+        res = linprog_quiet(
+            np.zeros(self.d),
+            A_ub=np.vstack([A, u[None, :]]),
+            b_ub=np.r_[b, self.r * (1 + 1e-9)],
+            bounds=[(-self.r * 1.01, self.r * 1.01)] * self.d,
+        )
+        return res.status == 2
+
+    def cover(self, Phi_Z, beta_Z):
+        """A small set of rows (indices into ``Z``) whose cell at ``beta`` misses the ball, and its plane.
+
+        Returns ``(S, u)`` or ``(None, None)`` when the cell meets the ball. Every point of
+        the ball then has one of the rows of ``S`` above its bias: the MILP may require
+        ``sum_{i in S} b_i >= 1`` (a combinatorial Benders cut), and ``<u, z> <= r`` is a
+        tangent cut that removes the whole cell.
+        """
+        A, b = self._cell_rows(Phi_Z, beta_Z, 0.0)
+        p = min_norm_point(A, b)
+        if p is None or np.linalg.norm(p) <= self.r * (1 + 1e-9):
+            return None, None
+        u = p / np.linalg.norm(p)
+        if not self.misses(Phi_Z, beta_Z, u):
+            return None, None
+        tight = np.flatnonzero(Phi_Z @ p - beta_Z >= -1e-7 * self.scale)
+        S = list(tight) if tight.size and self.misses(Phi_Z[tight], beta_Z[tight]) else list(range(Phi_Z.shape[0]))
+        for j in list(S):
+            if len(S) == 1:
+                break
+            T = [i for i in S if i != j]
+            if self.misses(Phi_Z[T], beta_Z[T]):
+                S = T
+        return np.array(S, dtype=np.intp), u
+
     def cell_point_fast(self, Phi_Z, alpha_Z):
         """:meth:`cell_point` without widening the margin (one NNLS)."""
         return self.cell_point(Phi_Z, alpha_Z, widen=False)

@@ -132,6 +132,8 @@ class _Sub:
     certified: bool = False
     closed: bool = False
     bounds: tuple | None = None
+    covers: list = field(default_factory=list)
+    solves: int = 0
 
 
 @dataclass
@@ -432,8 +434,19 @@ def _hyperplane_method(run: _Run, subs: list, info: HyperplaneInfo, shift: float
 
 
 def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: float) -> None:
-    eps_abs = shift
-    open_subs = [s for s in subs if not (s.certified or s.closed)]
+    """Counting MILPs at the bias ``a + shift``, round-robin over the subproblems until decided.
+
+    On an exact region one solve settles it (optimum > h: certificate; else its incumbent's
+    cell is realised with a margin: witness). On a round region an incumbent outside K
+    yields a combinatorial Benders cut (a few rows of which every point of K has one on)
+    and a tangent cut, and the MILP is solved again, then as a feasibility problem with
+    the cutoff ``sum b <= h`` (it stops at the first candidate).
+    """
+    if shift < 0:
+        for sub in subs:
+            sub.covers = []  # covers are valid for the bias they were computed at
+            sub.solves = 0
+    open_subs = [s for s in subs if not (s.certified or s.closed) and s.region is not None]
     tried_margin: set[int] = set()
     while open_subs and run.pair is None and run.remaining() > 0.05:
         for sub in list(open_subs):
@@ -441,10 +454,14 @@ def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: flo
                 break
             budget = run.remaining() / max(len(open_subs), 1)
             norms = np.linalg.norm(sub.Phi, axis=1)
-            beta = sub.a + eps_abs * norms
+            beta = sub.a + shift * norms
             if sub.bounds is None:
                 sub.bounds = sub.region.row_bounds(sub.Phi)
-            res = solve_count(sub.Phi, beta, sub.region, time_limit=budget, bounds=sub.bounds)
+            res = solve_count(
+                sub.Phi, beta, sub.region, time_limit=budget, bounds=sub.bounds, covers=sub.covers,
+                cutoff=h if usable else None, feasibility=sub.solves > 0 and not sub.region.exact,
+            )  # fmt: skip
+            sub.solves += 1
             run.n_solves += 1
             if shift >= 0:  # bounds at a lowered bias are not bounds at alpha
                 sub.lower = max(sub.lower, res.lower)
@@ -453,50 +470,59 @@ def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: flo
                 sub.certified = True
                 open_subs.remove(sub)
                 continue
-            if res.status == "trivial" or res.on is None or res.value is None or res.value > h:
-                # no candidate below the threshold: more time is all that could help
-                if res.status in ("optimal", "trivial", "infeasible") or run.remaining() <= 0.05:
+            if res.on is None or res.value is None or res.value > h:
+                # no candidate below the threshold: only more time could help
+                if res.status in ("optimal", "trivial", "infeasible"):
                     sub.closed = True
                     open_subs.remove(sub)
                 continue
-            Z = ~res.on
-            p, cut = sub.region.cell_point(sub.Phi[Z], sub.a[Z])
-            if p is not None:
-                if run.try_witness(sub.lift(p)):
-                    return
-                run.notes.append(f"{sub.name or 'MILP'}: a candidate with {res.value} active rows spans (h > n - 1 frame)")
-                sub.closed = True
-                open_subs.remove(sub)
+            if _process_candidate(run, sub, res, beta, norms, h, tried_margin):
                 continue
-            if not sub.region.exact:
-                added = False
-                if cut is not None:
-                    u = cut / np.linalg.norm(cut)
-                    if res.z is None or u @ res.z > sub.region.r * (1 + 1e-9):
-                        sub.region.add_cut(u)
-                        added = True
-                if res.z is not None and np.linalg.norm(res.z) > sub.region.r * (1 + 1e-9) and not added:
-                    sub.region.add_cut(res.z)
-                    added = True
-                if added:
-                    continue
-            # the candidate leans on the tolerance: ask for a margin once
-            if id(sub) not in tried_margin:
-                tried_margin.add(id(sub))
-                delta = max(1e-6, 1e3 * abs(eps_abs))
-                res2 = solve_count(sub.Phi, sub.a - delta * norms, sub.region, time_limit=run.remaining() / 2, bounds=None)
-                run.n_solves += 1
-                if res2.on is not None and res2.value is not None and res2.value <= h:
-                    Z2 = ~res2.on
-                    p2, cut2 = sub.region.cell_point(sub.Phi[Z2], sub.a[Z2])
-                    if p2 is not None and run.try_witness(sub.lift(p2)):
-                        return
-                    if cut2 is not None and not sub.region.exact:
-                        sub.region.add_cut(cut2)
-                        continue
-            run.notes.append(f"{sub.name or 'MILP'}: the best candidate could not be realised inside K")
             sub.closed = True
             open_subs.remove(sub)
+
+
+def _process_candidate(run: _Run, sub: _Sub, res, beta, norms, h: int, tried_margin: set) -> bool:
+    """Turn an incumbent into a witness or a cut; True when the subproblem should be solved again."""
+    Z = ~res.on
+    region = sub.region
+    if not region.exact:
+        S, u = region.cover(sub.Phi[Z], beta[Z])
+        if S is not None:
+            sub.covers.append(np.flatnonzero(Z)[S])
+            region.add_cut(u)
+            return True
+    p, cut = region.cell_point(sub.Phi[Z], sub.a[Z])
+    if p is not None:
+        if run.try_witness(sub.lift(p)):
+            return False
+        run.notes.append(f"{sub.name or 'MILP'}: a candidate with {res.value} active rows spans (h > n - 1 frame)")
+        return False
+    if not region.exact:
+        if cut is not None and (res.z is None or (cut / np.linalg.norm(cut)) @ res.z > region.r * (1 + 1e-9)):
+            region.add_cut(cut)
+            return True
+        if res.z is not None and np.linalg.norm(res.z) > region.r * (1 + 1e-9):
+            region.add_cut(res.z)
+            return True
+    # the candidate leans on the tolerance: ask for a margin once
+    if id(sub) not in tried_margin:
+        tried_margin.add(id(sub))
+        delta = max(1e-6 * run.scale, 1e3 * run.eps)
+        res2 = solve_count(
+            sub.Phi, sub.a - delta * norms, region, time_limit=run.remaining() / 2, covers=None, cutoff=h, feasibility=True
+        )
+        run.n_solves += 1
+        if res2.on is not None and res2.value is not None and res2.value <= h:
+            Z2 = ~res2.on
+            p2, cut2 = region.cell_point(sub.Phi[Z2], sub.a[Z2])
+            if p2 is not None and run.try_witness(sub.lift(p2)):
+                return False
+            if cut2 is not None and not region.exact:
+                region.add_cut(cut2)
+                return True
+    run.notes.append(f"{sub.name or 'MILP'}: the best candidate could not be realised inside K")
+    return False
 
 
 def _lower(subs: list) -> int | None:
