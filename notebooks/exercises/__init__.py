@@ -1,0 +1,87 @@
+"""Exercise checkers for the notebook chain (course material, not the library's API).
+
+Every notebook 01-13 ends with exercises. Each exercise has four cells, tagged in the
+py:percent source (jupytext keeps the tags in the .ipynb):
+
+1. a markdown cell tagged ``exercise``: the task, headed ``### Exercise N.k — title``;
+2. a code cell tagged ``answer``: where the student writes, e.g. ``answer_3_1 = None``;
+3. a code cell tagged ``solution`` (collapsed in JupyterLab, hidden in the book, removed
+   from the student edition): a worked solution that ends with ``ex.solution("3.1")``
+   and sets ``answer_3_1``;
+4. a code cell tagged ``check``: ``ex.nbNN.check_3_1(answer_3_1)`` prints feedback.
+
+A checker says "not yet answered" for ``None``, explains what is wrong otherwise (e.g.
+"your bias is too large: the layer is not injective at x = ..."), and says what was
+verified when the answer is right. In the teacher's edition (the solution ran, so
+:func:`solution` marked the exercise) a wrong answer raises, so a broken solution fails
+the notebook's tests; in the student edition it only prints.
+
+Per-notebook checkers live in the modules ``nb01`` ... ``nb13`` of this package; they use
+:func:`report` so that every message has the same shape.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+__all__ = ["Feedback", "report", "solution", "NOT_ANSWERED", "close"]
+
+#: the text a checker prints for an answer left as ``None``
+NOT_ANSWERED = "not yet answered"
+
+_SOLVED: set[str] = set()
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What a checker found: ``status`` is ``"not yet answered"``, ``"correct"`` or ``"not yet right"``."""
+
+    exercise: str
+    status: str
+    message: str
+
+    @property
+    def correct(self) -> bool:
+        """True when the answer passed every check."""
+        return self.status == "correct"
+
+    def __str__(self) -> str:
+        return f"Exercise {self.exercise}: {self.status}" + (f" — {self.message}" if self.message else "")
+
+
+def solution(exercise: str) -> None:
+    """Mark ``exercise`` as solved by the worked solution (teacher's edition): its checker must then pass."""
+    _SOLVED.add(str(exercise))
+
+
+def report(exercise: str, answer: Any, verify: Callable[[Any], tuple[bool, str]]) -> Feedback:
+    """Run ``verify(answer) -> (ok, message)`` and print one line of feedback.
+
+    ``None`` gives "not yet answered"; an exception raised while checking is reported as
+    feedback ("could not check your answer: ..."), never as a crash in the student edition.
+    """
+    if answer is None:
+        fb = Feedback(exercise, NOT_ANSWERED, "replace None with your answer and run this cell again")
+    else:
+        try:
+            ok, message = verify(answer)
+        except Exception as exc:  # the student's answer may be of any shape
+            ok, message = False, f"could not check your answer ({type(exc).__name__}: {exc})"
+        fb = Feedback(exercise, "correct" if ok else "not yet right", message)
+    print(fb)
+    if exercise in _SOLVED and not fb.correct:
+        raise AssertionError(f"the worked solution of exercise {exercise} does not pass its check: {fb.message}")
+    return fb
+
+
+def close(a: float, b: float, *, rtol: float = 1e-6, atol: float = 1e-9) -> bool:
+    """``|a - b| <= atol + rtol |b|`` for numbers."""
+    return abs(float(a) - float(b)) <= atol + rtol * abs(float(b))
+
+
+def __getattr__(name: str) -> Any:  # ex.nb03 imports exercises/nb03.py on first use
+    if name.startswith("nb") and name[2:].isdigit():
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(name)
