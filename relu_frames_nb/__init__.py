@@ -10,6 +10,7 @@ domains/         the data domains K: :class:`Ball`, :class:`Sphere`, :class:`She
                  :class:`Hull`; :func:`parse_domain` (one spelling); covering radii
 layer            :class:`ReLULayer` (batched forward, PyTorch convention), :class:`PReLULayer`
 rectifying       alpha-rectifying tests, maximal domain, collision witnesses
+local_invertibility  on a data set: where the active sub-frame spans the data's span
 zero_bias        the exact zero-bias test (Tukey depth of the origin)
 bias/            most correlated bases and maximal constant bias (correlated),
                  sampling-based estimation (sampling), the inscribing polytope and
@@ -73,6 +74,7 @@ from .frame_algorithm import FrameAlgorithmResult, relu_frame_algorithm
 from .frames import Frame
 from .layer import PReLULayer, ReLULayer
 from .left_inverse import LeftInverseBank
+from .local_invertibility import LocalInvertibility, local_invertibility
 from .network import Network, NetworkVerdict, check_network
 from .reconstruction import prelu_inverse, reconstruct, relu_dual, relu_synthesis
 from .rectifying import (
@@ -127,6 +129,8 @@ __all__ = [
     "RectifyingCheck",
     "find_collision",
     "Collision",
+    "local_invertibility",
+    "LocalInvertibility",
     "most_correlated_basis",
     "max_constant_bias",
     "sampling_bias",

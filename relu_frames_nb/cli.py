@@ -42,7 +42,10 @@ __all__ = [
     "CheckReport",
     "check_layer",
     "load_layer",
+    "load_weights",
     "network_state",
+    "check_weights",
+    "RawWeights",
     "parse_domain",
     "main_check",
     "build_check_parser",
@@ -147,14 +150,9 @@ def _parse_bias(text: str | None, m: int) -> tuple[np.ndarray | None, str]:
     return np.array(values), kind
 
 
-def load_layer(weights: str | Path, *, bias: str | None = None, layer_name: str | None = None) -> ReLULayer:
-    """Build a :class:`ReLULayer` from a weights file and an optional bias.
-
-    Weights: ``.npy``/``.csv``/``.txt`` (rows are the frame vectors), ``.npz`` (keys ``W``
-    or ``weight``, optional ``b``/``bias`` in the PyTorch convention or ``alpha`` in the
-    paper's), or a PyTorch state dict ``.pt``/``.pth`` (loaded with ``weights_only=True``).
-    ``bias`` overrides the file's bias: a file, one number, or comma-separated numbers,
-    read as PyTorch's ``b`` (``alpha = -b``) unless prefixed with ``alpha:``.
+def load_weights(weights: str | Path, *, bias: str | None = None, layer_name: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Read ``(W, alpha)`` (paper convention) from a weights file, as :func:`load_layer` does,
+    without requiring the rows to span (a rank-deficient trained layer is a verdict, not an error).
     """
     path = Path(weights)
     suffix = path.suffix.lower()
@@ -169,16 +167,33 @@ def load_layer(weights: str | Path, *, bias: str | None = None, layer_name: str 
         W, file_bias = _load_torch(path, layer_name)
     else:
         W = read_array(path, "weights")
-    if W.ndim != 2:
-        raise InputError(f"weights must be a 2-D matrix (rows are frame vectors); got shape {W.shape}.")
+    if W.ndim != 2 or min(W.shape) < 1:
+        raise InputError(f"weights must be a non-empty 2-D matrix (rows are frame vectors); got shape {W.shape}.")
     override, okind = _parse_bias(bias, W.shape[0])
     if override is not None:
         file_bias, kind = override, okind
     if file_bias is None:
-        return ReLULayer.from_weights(W)
-    if kind == "alpha":
-        return ReLULayer(W, file_bias)
-    return ReLULayer.from_weights(W, file_bias)
+        return W, np.zeros(W.shape[0])
+    if np.shape(file_bias) not in ((), (W.shape[0],)):
+        name = "alpha" if kind == "alpha" else "b"
+        raise InputError(
+            f"{name} must be a vector of length {W.shape[0]} (one value per row of W); got shape {np.shape(file_bias)}."
+        )
+    alpha = np.broadcast_to(np.asarray(file_bias, dtype=float), (W.shape[0],)).copy()
+    return W, (alpha if kind == "alpha" else -alpha)
+
+
+def load_layer(weights: str | Path, *, bias: str | None = None, layer_name: str | None = None) -> ReLULayer:
+    """Build a :class:`ReLULayer` from a weights file and an optional bias.
+
+    Weights: ``.npy``/``.csv``/``.txt`` (rows are the frame vectors), ``.npz`` (keys ``W``
+    or ``weight``, optional ``b``/``bias`` in the PyTorch convention or ``alpha`` in the
+    paper's), or a PyTorch state dict ``.pt``/``.pth`` (loaded with ``weights_only=True``).
+    ``bias`` overrides the file's bias: a file, one number, or comma-separated numbers,
+    read as PyTorch's ``b`` (``alpha = -b``) unless prefixed with ``alpha:``.
+    """
+    W, alpha = load_weights(weights, bias=bias, layer_name=layer_name)
+    return ReLULayer(W, alpha)
 
 
 def parse_domain(spec: str, n: int) -> Domain:
@@ -192,12 +207,34 @@ def parse_domain(spec: str, n: int) -> Domain:
 
 
 @dataclass(frozen=True)
+class RawWeights:
+    """Weights ``(W, alpha)`` whose rows do not span R^n: no :class:`ReLULayer`, still a verdict."""
+
+    W: np.ndarray
+    alpha: np.ndarray
+
+    @property
+    def m(self) -> int:
+        """Number of rows (outputs)."""
+        return self.W.shape[0]
+
+    @property
+    def n(self) -> int:
+        """Input dimension."""
+        return self.W.shape[1]
+
+    def __call__(self, X: Any) -> np.ndarray:
+        """The layer's output ``ReLU(W x - alpha)``."""
+        return np.maximum(np.asarray(X, dtype=float) @ self.W.T - self.alpha, 0.0)
+
+
+@dataclass(frozen=True)
 class CheckReport:
-    """Result of :func:`check_layer`."""
+    """Result of :func:`check_layer` / :func:`check_weights`."""
 
     verdict: Status
     reason: str
-    layer: ReLULayer
+    layer: Any  # ReLULayer, or RawWeights when the rows do not span
     domain: Domain
     polytope: Any = None  # BiasEstimate or None
     polytope_note: str = ""
@@ -255,6 +292,9 @@ class CheckReport:
             lines.append(f"{i:>4} {a:12.6g} {fmt(None if pol is None else pol[i])} {fmt(None if sam is None else sam[i])}")
         if self.polytope_note:
             lines.append(f"polytope: {self.polytope_note}")
+        if "local_invertibility" in self.details:
+            lines.append(f"data: {self.details['local_invertibility']['text']}")
+            lines.append(f"      {self.details['hull_hint']}")
         if self.sampling is not None:
             lines.append(f"sampling: {self.sampling.n_samples} samples, {self.sampling.guarantee}")
         if self.collision is not None and self.collision.found:
@@ -334,6 +374,69 @@ def check_layer(
     return CheckReport(verdict.status, reason, layer, domain, polytope, note, sampling, verdict.collision, details)
 
 
+def _data_details(layer: Any, K: Domain) -> dict:
+    from .local_invertibility import local_invertibility
+
+    pair = (layer.W, layer.alpha) if isinstance(layer, RawWeights) else layer
+    li = local_invertibility(pair, K.points)
+    return {"local_invertibility": {"fraction": li.fraction, "span_dim": li.span_dim, "n_points": int(li.invertible.size),
+                                    "failing_points": li.failing[:50].tolist(), "text": li.text},
+            "hull_hint": "for a verdict on the data's convex hull (a polytope) use --domain hull:FILE"}  # fmt: skip
+
+
+def check_weights(
+    W: Any,
+    alpha: Any,
+    K: Domain,
+    *,
+    n_samples: int = 200_000,
+    seed: int = 0,
+    max_facets: int = 200_000,
+    tol: float = 1e-9,
+    time_limit: float = 60.0,
+    progress: Any = None,
+) -> CheckReport:
+    """Like :func:`check_layer`, from raw weights ``(W, alpha)`` (paper convention) that need not span.
+
+    Weights whose rows do not span R^n get a verdict, not an error: not injective on any
+    full-dimensional domain (a verified pair along their null space), and on a data set or a
+    domain inside a subspace the exact verdict works in that subspace and says so.
+    """
+    from .errors import NotAFrameError
+    from .exact import exact_verdict
+
+    W = to_float_array(W, "W")
+    try:
+        layer = ReLULayer(W, alpha)
+    except NotAFrameError:
+        layer = None
+    if layer is not None:
+        report = check_layer(layer, K, n_samples=n_samples, seed=seed, max_facets=max_facets, tol=tol,
+                             time_limit=time_limit, progress=progress)  # fmt: skip
+        if K.finite:
+            report.details.update(_data_details(layer, K))
+        return report
+    raw = RawWeights(W, np.asarray(alpha, dtype=float))
+    if not isinstance(K, Domain) or K.n != raw.n:
+        raise InputError(f"K must be a Domain in R^{raw.n}; got {K!r}.")
+    ex = exact_verdict((raw.W, raw.alpha), K, time_limit=time_limit, progress=progress, seed=seed)
+    collision = None
+    if ex.pair is not None:
+        from .rectifying import Collision
+
+        x, y = (np.asarray(p, dtype=float) for p in ex.pair)
+        collision = Collision(True, x, y, raw(x), "verified", 1, "exact (null space)")
+    rank = int(np.linalg.matrix_rank(W))
+    details = {"method": f"exact ({ex.method})" if ex.method else "exact", "weights_rank": rank,
+               "exact": {"status": str(ex.status), "lower_bound": ex.lower_bound, "upper_bound": ex.upper_bound,
+                         "seconds": round(float(ex.seconds), 3), "notes": list(ex.notes)}}  # fmt: skip
+    if K.finite:
+        details.update(_data_details(raw, K))
+    reason = f"{ex.text} (the weights have rank {rank} < n = {raw.n}: no frame for R^{raw.n})"
+    return CheckReport(Status(ex.status), reason, raw, K, None, "not available: the rows do not span", None,
+                       collision, details)  # fmt: skip
+
+
 # ---------------------------------------------------------------------------------
 # Command line
 # ---------------------------------------------------------------------------------
@@ -407,9 +510,9 @@ def main_check(args: argparse.Namespace) -> int:
         if state is not None:
             text, code = _check_network(args, state)
             return _emit(text, code)
-        layer = load_layer(args.weights, bias=args.bias, layer_name=args.layer_name)
-        domain = parse_domain(args.domain, layer.n)
-        report = check_layer(layer, domain, n_samples=args.samples, seed=args.seed, max_facets=args.max_facets,
+        W, alpha = load_weights(args.weights, bias=args.bias, layer_name=args.layer_name)
+        domain = parse_domain(args.domain, W.shape[1])
+        report = check_weights(W, alpha, domain, n_samples=args.samples, seed=args.seed, max_facets=args.max_facets,
                              time_limit=args.time_limit, progress=not args.quiet)  # fmt: skip
         text = json.dumps(report.to_dict(), indent=2) if args.json else report.to_text()
     except (ReluFramesError, ValueError, OSError) as exc:
