@@ -134,9 +134,9 @@ def test_internal_error_is_never_a_verdict(monkeypatch, capsys):
     def boom(*args, **kwargs):
         raise ZeroDivisionError("simulated bug")
 
-    monkeypatch.setattr(cli, "check_layer", boom)
+    monkeypatch.setattr(cli, "check_weights", boom)
     args = cli.build_check_parser().parse_args(["unused.npy", "--json"])
-    monkeypatch.setattr(cli, "load_layer", lambda *a, **k: rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0))
+    monkeypatch.setattr(cli, "load_weights", lambda *a, **k: (rf.zoo.mercedes_benz().vectors, np.zeros(3)))
     rc = cli.main_check(args)
     out = json.loads(capsys.readouterr().out)
     assert rc == EXIT_INTERNAL_ERROR and out["error_kind"] == "internal error" and "simulated bug" in out["error"]
