@@ -140,3 +140,11 @@ def test_internal_error_is_never_a_verdict(monkeypatch, capsys):
     rc = cli.main_check(args)
     out = json.loads(capsys.readouterr().out)
     assert rc == EXIT_INTERNAL_ERROR and out["error_kind"] == "internal error" and "simulated bug" in out["error"]
+
+
+def test_parse_matrix_refuses_overflowing_numbers():
+    from relu_frames_nb.viz.parsing import MatrixParseError, parse_matrix
+
+    with pytest.raises(MatrixParseError, match="finite numbers; got '1e309'"):
+        parse_matrix("1e309 0\n0 1")
+    assert parse_matrix("1e308 0\n0 1")[0, 0] == 1e308

@@ -15,6 +15,7 @@ expressions) is refused with the line and column of the offending text.
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -75,7 +76,13 @@ def _tokens(text: str):
                 raise MatrixParseError(
                     f"matrix entries must be plain numbers; got {text[pos:bad_end]!r} at {_position(text, pos)}."
                 )
-            yield "num", float(m.group()), pos
+            value = float(m.group())
+            if not math.isfinite(value):  # e.g. 1e309 overflows to inf
+                raise MatrixParseError(
+                    f"matrix entries must be finite numbers; got {m.group()!r} (beyond the float range) "
+                    f"at {_position(text, pos)}."
+                )
+            yield "num", value, pos
             pos = end
             continue
         bad_end = pos + 1
