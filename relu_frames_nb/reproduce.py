@@ -257,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{name}: {rep['seconds']:.1f} s (tasks computed {info.get('computed')}, cached {info.get('cached')}); "
                 f"wrote {rep['png']} and {rep['data']}"
             )
+            for healed in info.get("healed", ()):
+                print(f"  cache: recomputed {healed}", file=sys.stderr)
             print(f"  {_claims(name, rep['result'])}", flush=True)
     finally:
         if client is not None:

@@ -201,6 +201,8 @@ class Cache:
 
     def __init__(self, root: str | os.PathLike | None, experiment: str, params: dict) -> None:
         self.dir: Path | None = None
+        #: shards found unusable and recomputed, with the reason
+        self.healed: list[str] = []
         if root is None:
             return
         text = json.dumps({"format": FORMAT, "experiment": experiment, **params}, sort_keys=True)
@@ -211,7 +213,19 @@ class Cache:
         if not pfile.exists():
             pfile.write_text(text + "\n")
 
-    def load(self, name: str) -> dict | None:
+    @staticmethod
+    def task_key(spec: dict) -> str:
+        """A fingerprint of one task's parameters, stored in its shard and checked on load."""
+        text = json.dumps(spec, sort_keys=True, default=lambda v: np.asarray(v).tolist())
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def load(self, name: str, spec: dict | None = None) -> dict | None:
+        """The cached result of task ``name``, or None when there is none or it cannot be trusted.
+
+        A shard is recomputed (and listed in :attr:`healed` with the reason) when it cannot be
+        read, belongs to another task (its stored task key differs), lacks one of the arrays it
+        was saved with, or holds NaN.
+        """
         if self.dir is None:
             return None
         p = self.dir / f"{name}.npz"
@@ -220,19 +234,53 @@ class Cache:
         try:
             arrays, meta = read_npz(p)
         except Exception:  # a shard cut short by a crash: compute it again
-            return None
+            return self._heal(p, "unreadable")
+        if spec is not None and meta.get("task_key") != self.task_key(spec):
+            return self._heal(p, "written for another task")
+        missing = sorted(set(meta.get("keys", arrays)) - set(arrays))
+        if missing:
+            return self._heal(p, f"missing {', '.join(missing)}")
+        if any(np.issubdtype(a.dtype, np.floating) and np.isnan(a).any() for a in arrays.values()):
+            return self._heal(p, "holds NaN")
         arrays["_meta"] = meta
         return arrays
 
-    def save(self, name: str, result: dict) -> None:
+    def _heal(self, path: Path, reason: str) -> None:
+        self.healed.append(f"{path} ({reason})")
+        return None
+
+    def save(self, name: str, result: dict, spec: dict | None = None) -> None:
+        """Write task ``name``'s result with its task key and the list of its arrays."""
         if self.dir is None:
             return
-        meta = result.get("_meta", {})
-        write_npz(self.dir / f"{name}.npz", {k: v for k, v in result.items() if k != "_meta"}, meta)
+        arrays = {k: v for k, v in result.items() if k != "_meta"}
+        meta = dict(result.get("_meta", {}), keys=sorted(arrays))
+        if spec is not None:
+            meta["task_key"] = self.task_key(spec)
+        write_npz(self.dir / f"{name}.npz", arrays, meta)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker side: end this process when the parent that started it is gone (killed, say)."""
+    import threading
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def _worker_init(parent: int) -> None:
+    """Worker initializer: exit with the parent, one BLAS thread per process."""
+    _exit_with_parent(parent)
+    _limit_blas_threads()
 
 
 def _limit_blas_threads() -> None:
-    """Worker initializer: one BLAS thread per process (threadpoolctl if available)."""
+    """One BLAS thread per process (threadpoolctl if available)."""
     for var in _THREAD_VARS:
         os.environ.setdefault(var, "1")
     try:
@@ -275,7 +323,10 @@ def default_executor(*, max_workers: int | None = None) -> ProcessPoolExecutor:
 
     workers = (os.cpu_count() or 1) if max_workers is None else as_count(max_workers, "max_workers")
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_limit_blas_threads
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
     )
 
 
@@ -293,13 +344,13 @@ def run_tasks(
     results: dict[str, dict] = {}
     todo = []
     for name, spec, cost in tasks:
-        hit = cache.load(name)
+        hit = cache.load(name, spec)
         if hit is not None:
             results[name] = hit
         else:
             todo.append((name, spec, cost))
     todo.sort(key=lambda t: -t[2])  # longest first: better balance
-    stats = {"tasks": len(tasks), "cached": len(tasks) - len(todo), "computed": len(todo)}
+    stats = {"tasks": len(tasks), "cached": len(tasks) - len(todo), "computed": len(todo), "healed": list(cache.healed)}
     bar = Progress(progress, len(tasks), initial=len(tasks) - len(todo), desc=desc, unit="task", smoothing=0.05)
     t0 = time.perf_counter()
     try:
@@ -307,24 +358,24 @@ def run_tasks(
         if executor is None and (workers == 1 or len(todo) <= 1):
             for name, spec, _ in todo:
                 res = fn(spec)
-                cache.save(name, res)
+                cache.save(name, res, spec)
                 results[name] = res
                 bar.update()
         elif todo:
             own = executor is None
             pool = default_executor(max_workers=workers) if own else executor
-            futures: dict[Future, str] = {}
+            futures: dict[Future, tuple[str, dict]] = {}
             try:
                 with _single_threaded_children() if own else nullcontext():
                     for name, spec, _ in todo:
-                        futures[pool.submit(fn, spec)] = name
+                        futures[pool.submit(fn, spec)] = (name, spec)
                 pending = set(futures)
                 while pending:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for fut in done:
                         res = fut.result()
-                        name = futures[fut]
-                        cache.save(name, res)
+                        name, spec = futures[fut]
+                        cache.save(name, res, spec)
                         results[name] = res
                         bar.update()
             except BaseException:
