@@ -28,3 +28,20 @@ def test_run_command_opens_the_index_and_binder_links_resolve():
     assert len(targets) >= 2, "the README gives the Binder links to the index and the playground"
     for target in targets:
         assert (root / target).exists(), f"the Binder link points to {target}, which does not exist"
+
+
+def test_whole_network_example_prints_what_the_readme_shows(tmp_path):
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(0)
+    W1, W2 = rng.standard_normal((12, 3)) / np.sqrt(3), rng.standard_normal((30, 12)) / np.sqrt(12)
+    np.savez(tmp_path / "net.npz", **{"fc1.weight": W1, "fc1.bias": np.full(12, 0.3),
+                                      "fc2.weight": W2, "fc2.bias": np.full(30, 1.0)})  # fmt: skip
+    block = re.search(r"```console\n\$ python -m relu_frames_nb check net.npz (.*?)\n(.*?)```", README.read_text("utf-8"), re.S)
+    assert block, "the README shows `check` on a whole network"
+    args, shown = block.group(1).split(), block.group(2).strip().splitlines()
+    proc = subprocess.run([sys.executable, "-m", "relu_frames_nb", "check", str(tmp_path / "net.npz"), *args],
+                          capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0
+    assert proc.stdout.strip().splitlines() == shown
