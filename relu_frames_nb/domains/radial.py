@@ -28,21 +28,30 @@ def _g(x: float) -> str:
 
 
 @dataclass(frozen=True, repr=False)
-class Ball(Domain):
-    """The closed ball ``B_r = {x : ||x|| <= r}`` in R^n."""
+class _Radius(Domain):
+    """A domain given by its dimension ``n`` and one radius ``r`` (its sup-norm radius)."""
 
     n: int
     r: float = 1.0
-
-    open_or_strictly_convex = True
-    open_or_convex = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "n", _dim(self.n))
         object.__setattr__(self, "r", as_positive(self.r, "r"))
 
     def __repr__(self) -> str:
-        return f"Ball(n={self.n}, r={self.r:g})"
+        return f"{type(self).__name__}(n={self.n}, r={self.r:g})"
+
+    @property
+    def radius(self) -> float:
+        return self.r
+
+
+@dataclass(frozen=True, repr=False)
+class Ball(_Radius):
+    """The closed ball ``B_r = {x : ||x|| <= r}`` in R^n."""
+
+    open_or_strictly_convex = True
+    open_or_convex = True
 
     def describe(self) -> str:
         return f"the ball B(r={self.r:g})"
@@ -50,10 +59,6 @@ class Ball(Domain):
     @property
     def spec(self) -> str:
         return f"ball:{_g(self.r)}"
-
-    @property
-    def radius(self) -> float:
-        return self.r
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         N = as_count(N, "N", minimum=0)
@@ -66,18 +71,8 @@ class Ball(Domain):
 
 
 @dataclass(frozen=True, repr=False)
-class Sphere(Domain):
+class Sphere(_Radius):
     """The sphere ``S_r = {x : ||x|| = r}`` in R^n (neither open nor convex)."""
-
-    n: int
-    r: float = 1.0
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", _dim(self.n))
-        object.__setattr__(self, "r", as_positive(self.r, "r"))
-
-    def __repr__(self) -> str:
-        return f"Sphere(n={self.n}, r={self.r:g})"
 
     def describe(self) -> str:
         return f"the sphere S(r={self.r:g})"
@@ -85,10 +80,6 @@ class Sphere(Domain):
     @property
     def spec(self) -> str:
         return f"sphere:{_g(self.r)}"
-
-    @property
-    def radius(self) -> float:
-        return self.r
 
     @property
     def inner_radius(self) -> float:
@@ -115,7 +106,9 @@ class Shell(Domain):
         s = as_nonnegative(self.s, "s")
         r = as_positive(self.r, "r")
         if s >= r:
-            raise InputError(f"the shell needs s < r: the inner radius s must be smaller than the outer radius r; got s={s:g}, r={r:g}.")
+            raise InputError(
+                f"the shell needs s < r: the inner radius s must be smaller than the outer radius r; got s={s:g}, r={r:g}."
+            )
         object.__setattr__(self, "s", s)
         object.__setattr__(self, "r", r)
 
@@ -151,21 +144,11 @@ class Shell(Domain):
 
 
 @dataclass(frozen=True, repr=False)
-class PositiveBall(Domain):
+class PositiveBall(_Radius):
     """The non-negative part of the ball, ``B_r^+ = B_r ∩ R^n_+`` (convex, not open)."""
-
-    n: int
-    r: float = 1.0
 
     open_or_convex = True
     nonnegative = True
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", _dim(self.n))
-        object.__setattr__(self, "r", as_positive(self.r, "r"))
-
-    def __repr__(self) -> str:
-        return f"PositiveBall(n={self.n}, r={self.r:g})"
 
     def describe(self) -> str:
         return f"the positive ball B+(r={self.r:g})"
@@ -173,10 +156,6 @@ class PositiveBall(Domain):
     @property
     def spec(self) -> str:
         return f"positive-ball:{_g(self.r)}"
-
-    @property
-    def radius(self) -> float:
-        return self.r
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         return np.abs(Ball(self.n, self.r).sample(N, seed=seed))
