@@ -313,11 +313,84 @@ def test_viewer_display_bundle_has_a_static_png_for_readers_without_a_kernel():
     bundle = v._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     png = base64.b64decode(bundle["image/png"])
-    assert png.startswith(b"\x89PNG") and png == v.snapshot_png()
+    assert png.startswith(b"\x89PNG") and shows_below_a_caption(png, v.snapshot_png())
+    v.static_caption = None
+    assert base64.b64decode(v._repr_mimebundle_()["image/png"]) == v.snapshot_png()
     v.show("caps")
     assert v.snapshot_png() != png  # the picture follows the visible layers
     v.static_fallback = False
     assert "image/png" not in v._repr_mimebundle_()
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    import io
+
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def shows_below_a_caption(captioned: bytes, png: bytes) -> bool:
+    """``captioned`` is ``png`` below a caption band, inside a one-pixel dashed frame."""
+    a, b = _pixels(png), _pixels(captioned)
+    band = b.shape[0] - a.shape[0]
+    return b.shape[1] == a.shape[1] and band > 0 and bool((b[band:-1, 1:-1] == a[:-1, 1:-1]).all())
+
+
+def test_the_still_picture_is_captioned_as_such():
+    import io
+
+    from PIL import Image
+
+    from relu_frames_nb.viz._png import STILL_CAPTION, still_picture
+
+    v = space.PolytopeViewer(rf.zoo.platonic("icosahedron"))
+    assert "still picture" in v.static_caption and "still picture" in STILL_CAPTION
+    png = v.snapshot_png()
+    out = still_picture(png, "still picture — run the notebook for the live 3-D view")
+    a, b = _pixels(png), _pixels(out)
+    band = b.shape[0] - a.shape[0]
+    assert 15 <= band <= 60 and shows_below_a_caption(out, png)  # one caption line above the picture
+    left = (b[:, 0] == 150).all(axis=1)
+    assert 0.3 < left.mean() < 0.7  # a dashed grey frame: not a live widget
+    top = b[:band]
+    assert (np.abs(top.astype(int) - 236).max(axis=2) > 60).mean() > 0.02  # the caption's dark text on the grey band
+    narrow = Image.open(io.BytesIO(still_picture(png[:], STILL_CAPTION * 3)))
+    assert narrow.width == a.shape[1] and narrow.height > b.shape[0]  # a long caption wraps, never widens the picture
+
+
+def test_vertex_labels_have_one_size_on_screen_and_in_the_static_picture():
+    pytest.importorskip("pythreejs")
+    from relu_frames_nb.viz.render3d import LABEL_PT
+    from relu_frames_nb.viz.viewer3d import LABEL_PX, label_strings
+
+    F = rf.zoo.random_sphere(14, 3, seed=3)  # labels φ1 ... φ14: one and two digits
+    v = space.PolytopeViewer(F, width=460, height=460)
+    sprites = v.objects["labels"].children
+    assert len(sprites) == 14
+    assert all(sp.material.sizeAttenuation is False for sp in sprites)  # constant size at every depth
+    assert len({tuple(sp.scale) for sp in sprites}) == 1
+    strings = [sp.material.map.string for sp in sprites]
+    assert len({len(t) for t in strings}) == 1 and [t.strip("\u2007") for t in strings] == [f"φ{i}" for i in range(1, 15)]
+    # the sprite height in pixels, s / tan(fov/2) * height/2, holds LABEL_PX pixels of glyphs
+    s = sprites[0].scale[0]
+    sprite_px = s / np.tan(np.deg2rad(v.camera.fov) / 2) * 460 / 2
+    side_em = max(sum(0.556 if c.isdigit() or c == "\u2007" else 0.65 for c in t) for t in strings)
+    assert sprite_px * 48 / (side_em * 48 + 2) == pytest.approx(LABEL_PX, rel=1e-6)
+    assert label_strings(["φ1", "φ12", "φ123"]) == ["\u2007φ1\u2007", "φ12\u2007", "φ123"]
+    ax = space.static_render(v, layers=["facets", "labels"])
+    sizes = {t.get_fontsize() for t in ax.texts}
+    assert len(ax.texts) == 14 and sizes == {LABEL_PT} and LABEL_PT * 100 / 72 >= 9  # >= 9 px in snapshot_png
+
+
+def test_the_viewer_draws_no_star_point_before_a_vertex_is_chosen():
+    pytest.importorskip("pythreejs")
+    v = space.PolytopeViewer(rf.zoo.platonic("icosahedron"), layers=["facets", "star"])
+    assert v.objects["star:point"].visible is False
+    v.select_vertex(2)
+    assert v.objects["star:point"].visible is True
+    v.select_vertex(None)
+    assert v.objects["star:point"].visible is False
 
 
 def test_paper_3d_figures_options():

@@ -18,7 +18,7 @@ from .._validation import as_count
 from ..domains import Domain, parse_domain
 from ..errors import InputError, ReluFramesError
 from . import palette
-from ._png import figure_png, with_static_png
+from ._png import STILL_CAPTION, figure_png, with_static_png
 
 # ---------------------------------------------------------------------------------
 # Shared machinery
@@ -85,22 +85,98 @@ class _ErrorArea:
         self.errors.outputs = ()
 
 
+def widget_digest(widget: W.Widget) -> str:
+    """A digest of everything a front-end draws from ``widget``: its synced traits and those of every widget it refers to.
+
+    Two equal digests mean the same controls, values, pictures (the PNG in an ``Output``) and
+    3-D scene (every buffer of the pythreejs geometry), so a student sees the same thing;
+    model ids do not enter, only contents.
+
+    Parameters
+    ----------
+    widget : ipywidgets.Widget
+
+    Returns
+    -------
+    str
+        A SHA-256 hex digest.
+    """
+    import hashlib
+
+    import numpy as np
+
+    memo: dict[int, str] = {}
+    skip = {"comm", "keys", "log", "_view_count"}
+
+    def enc(v: Any) -> bytes:
+        if isinstance(v, W.Widget):
+            return walk(v).encode()
+        if isinstance(v, np.ndarray):
+            return v.dtype.str.encode() + repr(v.shape).encode() + np.ascontiguousarray(v).tobytes()
+        if isinstance(v, (bytes, bytearray, memoryview)):
+            return bytes(v)
+        if isinstance(v, (list, tuple)):
+            return b"[" + b",".join(enc(x) for x in v) + b"]"
+        if isinstance(v, dict):
+            return b"{" + b",".join(repr(k).encode() + b":" + enc(v[k]) for k in sorted(v, key=repr)) + b"}"
+        return repr(v).encode()
+
+    def walk(w: W.Widget) -> str:
+        if id(w) in memo:
+            return memo[id(w)]
+        memo[id(w)] = "(cycle)"
+        h = hashlib.sha256(f"{type(w).__module__}.{type(w).__name__}".encode())
+        for name in sorted(set(w.keys) - skip):
+            h.update(name.encode() + b"=" + enc(getattr(w, name, None)) + b";")
+        memo[id(w)] = h.hexdigest()
+        return memo[id(w)]
+
+    return walk(widget)
+
+
+class _StateDigest:
+    """Mixin: :meth:`state_digest`, to check that driving an explorer and undoing it restores what is shown."""
+
+    def state_digest(self) -> str:
+        """A digest of everything shown (controls, picture, 3-D scene); see :func:`widget_digest`.
+
+        Examples
+        --------
+        >>> from relu_frames_nb.viz.widgets import FrameExplorer2D
+        >>> ex = FrameExplorer2D(offset=-0.6, resolution=41, dpi=30)
+        >>> first = ex.state_digest()
+        >>> ex.offset.value = -0.45
+        >>> ex.state_digest() == first
+        False
+        >>> ex.offset.value = -0.6
+        >>> ex.state_digest() == first
+        True
+        """
+        return widget_digest(self)  # type: ignore[arg-type]
+
+
 class _StaticFallback:
-    """Carry a PNG of the current picture in the widget's display bundle.
+    """Carry a still picture of the current state in the widget's display bundle.
 
     Front-ends with a widget manager (JupyterLab, Notebook 7, Voila) prefer the widget view; a
-    reader without a kernel (GitHub, nbviewer without widget state, a PDF export) gets the PNG
-    instead of an empty cell. Set ``static_fallback = False`` on an instance to leave it out.
+    reader without a kernel (GitHub, nbviewer without widget state, a PDF export, the book)
+    gets the PNG instead of an empty cell, captioned :data:`static_caption` on a band above
+    it (see :func:`relu_frames_nb.viz._png.still_picture`) so that it does not pass for a
+    live widget without controls. Set ``static_fallback = False`` on an instance to leave it
+    out, ``static_caption = None`` for the bare picture.
     """
 
     static_fallback = True
+    static_caption: str | None = STILL_CAPTION
 
     def _static_png(self) -> bytes | None:
         return getattr(self, "last_png", None)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
-        return with_static_png(bundle, self._static_png) if self.static_fallback else bundle
+        if not self.static_fallback:
+            return bundle
+        return with_static_png(bundle, self._static_png, caption=self.static_caption)
 
 
 def _png(fig: Any, dpi: int) -> bytes:

@@ -18,6 +18,9 @@ from .viewer3d import PolytopeScene, PolytopeViewer
 
 __all__ = ["static_render", "figure_poly", "figure4"]
 
+#: font size (points) of the vertex labels in the static pictures: one size at every depth
+LABEL_PT = 9.0
+
 
 # ---------------------------------------------------------------------------------
 # matplotlib rendering
@@ -32,7 +35,7 @@ def _view_vector(elev: float, azim: float) -> np.ndarray:
 
 def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Domain | None = None, bias: Any = None,
                   element: int = 0, vertex: int | None = None, ax: Any = None, elev: float = 22.0, azim: float = 35.0,
-                  title: str | None = None, size: float = 4.5) -> Any:  # fmt: skip
+                  title: str | None = None, size: float = 4.5, label_size: float = LABEL_PT) -> Any:  # fmt: skip
     r"""Draw a 3-D scene with matplotlib (for GitHub, nbviewer, PDF and tests).
 
     Parameters
@@ -50,6 +53,8 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
         Axes title.
     size : float, default 4.5
         Figure size in inches (new figures only).
+    label_size : float, default 9
+        Font size of the vertex labels in points, the same for every label whatever its depth.
 
     Returns
     -------
@@ -137,7 +142,8 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
             for pos, text in zip(data["position"], data["text"]):
                 if opaque_sphere and pos @ view < 0:
                     continue
-                ax.text(pos[0], pos[1], pos[2], text, fontsize=8, color=palette.INK, ha="center", va="center")
+                ax.text(pos[0], pos[1], pos[2], text, fontsize=float(label_size), color=palette.INK, ha="center",
+                        va="center")  # fmt: skip
     lim = 1.05
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)

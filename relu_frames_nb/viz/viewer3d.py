@@ -35,6 +35,39 @@ from .space import (
 __all__ = ["PolytopeScene", "PolytopeViewer"]
 
 
+#: on-screen height (pixels) of the vertex labels' glyphs in the pythreejs viewer, at every depth and zoom
+LABEL_PX = 15.0
+#: font size (pixels) of the labels' canvas textures
+LABEL_TEXTURE_PX = 48
+#: figure space: as wide as a digit, pads the labels to one width
+_FIGURE_SPACE = "\u2007"
+
+
+def _text_width_em(text: str) -> float:
+    """Approximate width in em of a label such as ``φ12`` (digits and figure spaces 0.556 em, others 0.65)."""
+    return sum(0.556 if (c.isdigit() or c == _FIGURE_SPACE) else 0.65 for c in text)
+
+
+def label_strings(texts: Any) -> list[str]:
+    """Pad labels with figure spaces to one length, so that their square textures have one size.
+
+    pythreejs draws a label on a square canvas as wide as the text: unpadded, ``φ1`` would
+    show larger glyphs than ``φ12`` on a sprite of the same scale.
+
+    Examples
+    --------
+    >>> [len(t) for t in label_strings(["φ1", "φ12"])]
+    [3, 3]
+    """
+    texts = [str(t) for t in texts]
+    width = max((len(t) for t in texts), default=0)
+    out = []
+    for t in texts:
+        pad = width - len(t)
+        out.append(_FIGURE_SPACE * (pad // 2) + t + _FIGURE_SPACE * (pad - pad // 2))
+    return out
+
+
 # ---------------------------------------------------------------------------------
 # The scene: arrays of every layer, fixed sizes for cheap updates
 # ---------------------------------------------------------------------------------
@@ -260,8 +293,6 @@ class PolytopeScene:
                 "point": point, "has_point": has_point, "star": st}  # fmt: skip
 
 
-
-
 class PolytopeViewer:
     r"""An interactive pythreejs view of a :class:`PolytopeScene` with switchable layers.
 
@@ -276,7 +307,9 @@ class PolytopeViewer:
     width, height : int, default 460
         Canvas size in pixels.
     max_labels : int, default 60
-        Vertex labels are only made for frames with at most this many elements.
+        Vertex labels are only made for frames with at most this many elements. They are
+        sprites of constant on-screen size (:data:`LABEL_PX` pixels, whatever their depth or
+        the zoom).
 
     Notes
     -----
@@ -316,16 +349,21 @@ class PolytopeViewer:
     # ------------------------------------------------------------------ display
     #: put a static PNG (matplotlib) next to the widget view when displayed, for readers without a kernel
     static_fallback = True
+    #: caption of that still picture (``None``: the bare picture)
+    static_caption: str | None = "still picture — run the notebook for the live 3-D view"
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.renderer._repr_mimebundle_(**kwargs)
-        return with_static_png(bundle, self.snapshot_png) if self.static_fallback else bundle
+        if not self.static_fallback:
+            return bundle
+        return with_static_png(bundle, self.snapshot_png, caption=self.static_caption)
 
-    def snapshot_png(self, *, dpi: int = 72, size: float = 4.5) -> bytes:
+    def snapshot_png(self, *, dpi: int = 100, size: float = 4.5) -> bytes:
         """A PNG of what the viewer shows (visible layers, current selection), drawn with matplotlib.
 
         Front-ends with a widget manager show the live view; GitHub, nbviewer without widget state
-        and PDF exports show this picture instead.
+        and PDF exports show this picture instead (captioned as a still picture when displayed).
+        At the defaults it is 450 pixels wide, about the live canvas, with 9-point labels.
         """
         from .render3d import static_render
 
@@ -335,6 +373,18 @@ class PolytopeViewer:
     def frame(self) -> Frame:
         """The frame shown."""
         return self.scene.frame
+
+    def label_scale(self, texts: list[str]) -> float:
+        """Sprite scale of the vertex labels for a glyph height of :data:`LABEL_PX` pixels on screen.
+
+        With ``sizeAttenuation=False`` three.js multiplies a sprite's scale by its depth, so a
+        sprite of scale ``s`` is ``s / tan(fov / 2) * height / 2`` pixels tall at every depth.
+        The label's square texture is as wide as the widest label (see :func:`label_strings`),
+        of which the glyphs take ``LABEL_TEXTURE_PX / width``.
+        """
+        side = max(_text_width_em(t) for t in texts) * LABEL_TEXTURE_PX + 2.0
+        sprite_px = LABEL_PX * max(side, LABEL_TEXTURE_PX + 2.0) / LABEL_TEXTURE_PX
+        return float(sprite_px * 2.0 / self.renderer.height * np.tan(np.deg2rad(self.camera.fov) / 2.0))
 
     # ------------------------------------------------------------------ building
     def _attr(self, arr: np.ndarray):
@@ -371,10 +421,13 @@ class PolytopeViewer:
         if data["kind"] == "labels":
             sprites = []
             if self.scene.m <= self.max_labels:
-                for pos, text in zip(data["position"], data["text"]):
-                    tex = p3.TextTexture(string=text, color=palette.INK, size=48, squareTexture=True)
-                    sprites.append(p3.Sprite(material=p3.SpriteMaterial(map=tex, transparent=True, depthTest=False),
-                                             position=[float(c) for c in pos], scale=[0.12, 0.12, 1.0]))  # fmt: skip
+                texts = label_strings(data["text"])
+                s = self.label_scale(texts)
+                for pos, text in zip(data["position"], texts):
+                    tex = p3.TextTexture(string=text, color=palette.INK, size=LABEL_TEXTURE_PX, squareTexture=True)
+                    # sizeAttenuation=False: the same size on screen at every depth and zoom
+                    mat = p3.SpriteMaterial(map=tex, transparent=True, depthTest=False, sizeAttenuation=False)
+                    sprites.append(p3.Sprite(material=mat, position=[float(c) for c in pos], scale=[s, s, 1.0]))
             self.geometry[name] = {"position": data["position"]}
             return p3.Group(children=sprites)
         geo = self._geometry(name, data)
@@ -391,6 +444,7 @@ class PolytopeViewer:
         if name == "star":
             extras.append(self._sub(name + ":cone", data["cone"], "lines", palette.MUTED))
             extras.append(self._sub(name + ":point", data["point"], "points", palette.BAD, size=0.11))
+            extras[-1].visible = bool(data["has_point"])  # no selected vertex: no point (not one at the origin)
         if extras:
             return p3.Group(children=[obj, *extras])
         return obj
