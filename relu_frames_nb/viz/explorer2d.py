@@ -23,6 +23,7 @@ from ._widget_base import (
     _make_domain,
     _png,
     _show_png,
+    _StateDigest,
     _StaticFallback,
     presets,
 )
@@ -37,6 +38,69 @@ from .parsing import parse_matrix
 # 2-D frame explorer
 # ---------------------------------------------------------------------------------
 
+#: size of the picture in inches (plane and key); with the default dpi 90 it is 774 x 450 pixels
+FIGSIZE = (8.6, 5.0)
+#: font sizes of the key in points (9 points is about 11 pixels at dpi 90, 10 at dpi 80)
+KEY_PT = 10.0
+KEY_TITLE_PT = 11.0
+
+
+def _fmt_point(v: np.ndarray) -> str:
+    return "(" + ", ".join(f"{float(c):.3g}".replace("-", "−") for c in v) + ")"
+
+
+def _key_entries(ex: FrameExplorer2D) -> tuple[list, list[str]]:
+    """Legend handles and labels for the overlays that are visible (and drawn) in the explorer's plane."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from ._plane2d import _count_lut
+
+    shown = ex.overlays
+    handles: list = []
+    labels: list[str] = []
+
+    def add(handle, label):
+        handles.append(handle)
+        labels.append(label)
+
+    if "count" in shown:
+        lut = _count_lut(ex.frame.m)
+        add(Patch(facecolor=lut[len(lut) // 2], alpha=0.8), f"colour: how many φ_i are active (0 to {ex.frame.m})")
+    if "partition" in shown:
+        k = int(ex.element.value) + 1
+        add(Patch(facecolor=palette.HIGHLIGHT, alpha=0.7), f"K_{k}: most correlated bases with φ_{k}")
+    if "maximal" in shown:
+        add(Patch(facecolor=(0.22, 0.22, 0.27), alpha=0.42), "grey: α-rectifying (invertible there)")
+        if ex.view is not None and (ex.view.inside & ~ex.view.rectifying).any():
+            add(Patch(facecolor=palette.BAD, alpha=0.85), "vermillion: the active φ_i do not span")
+        if ex.view is not None and (~ex.view.inside & ~ex.view.rectifying).any():
+            add(Patch(facecolor="white", edgecolor=palette.MUTED, lw=0.6), "white: not rectifying, outside the domain")
+    if "halfspaces" in shown:
+        add(Line2D([], [], color=palette.element_color(0), lw=1.2), "lines ⟨x, φ_i⟩ = α_i (colour of φ_i)")
+    if "domain" in shown and ex.domain is not None and ex.domain.bounded:
+        add(Line2D([], [], color=palette.INK, lw=1.2), "boundary of the domain")
+    if "vectors" in shown:
+        add(Line2D([], [], color=palette.element_color(0), lw=2.5, marker=">", ms=6), "frame vectors φ_i")
+    if "minima" in shown and ex.view is not None and ex.view.minima is not None:
+        add(Line2D([], [], ls="none", marker="*", ms=11, color=palette.element_color(0), mec="white"),
+            "where the polytope bias is attained")  # fmt: skip
+    if "collision" in shown and ex.view is not None and ex.view.collision is not None:
+        add(Line2D([], [], ls=":", color=palette.BAD, marker="o", ms=7, mfc="white", mec=palette.BAD, mew=2),
+            "x (circle) and y (square): one output")  # fmt: skip
+    return handles, [_subscripts(t) for t in labels]
+
+
+_SUB = str.maketrans("0123456789i", "₀₁₂₃₄₅₆₇₈₉ᵢ")
+
+
+def _subscripts(text: str) -> str:
+    """``φ_i`` -> ``φᵢ``, ``K_12`` -> ``K₁₂`` (plain text renders fast; no mathtext in the key)."""
+    import re
+
+    return re.sub(r"_(\w+)", lambda m: m.group(1).translate(_SUB), text)
+
+
 _OVERLAY_LABELS = {
     "count": "active count",
     "maximal": "maximal domain K*",
@@ -49,7 +113,7 @@ _OVERLAY_LABELS = {
 }
 
 
-class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
+class FrameExplorer2D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
     r"""Explore the injectivity of a ReLU layer on a 2-D domain.
 
     Parameters
@@ -66,8 +130,11 @@ class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
         Initially visible overlays (see :data:`relu_frames_nb.viz.plane.OVERLAYS`).
     resolution : int, default 181
         Grid points per axis of the picture (and of the rectifying test).
-    dpi : int, default 80
-        Resolution of the rendered PNG.
+    dpi : int, default 90
+        Resolution of the rendered PNG. The picture is 8.6 x 5.0 inches: the plane on the
+        left, a key on the right (what the frame, bias and domain are, what each colour and
+        mark means, and the colliding pair's coordinates when there is one); at the default
+        dpi it is 774 x 450 pixels and its smallest text is 9 points, about 11 pixels.
 
     Attributes
     ----------
@@ -79,6 +146,9 @@ class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
     verdict_text : str
         The verdict as plain text (``verdict_html`` is what is shown).
     view : relu_frames_nb.viz.plane.PlaneView
+        The plane (left axes of ``last_figure``); the collision is marked there without text.
+    key_texts : list of str
+        The lines of the key on the right (title, legend entries, collision coordinates).
     last_figure : matplotlib.figure.Figure
     last_png : bytes
     message_text : str
@@ -95,7 +165,7 @@ class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
     """
 
     def __init__(self, frame: Any = "mercedes-benz", *, offset: float = -0.6, domain: str = "ball", radius: float = 1.0,
-                 inner: float = 0.5, overlays: Any = None, resolution: int = 181, dpi: int = 80) -> None:  # fmt: skip
+                 inner: float = 0.5, overlays: Any = None, resolution: int = 181, dpi: int = 90) -> None:  # fmt: skip
         from matplotlib.figure import Figure
 
         super().__init__()
@@ -150,8 +220,11 @@ class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
         self.verdict_html.add_class("rfnb-verdict")
         self.plot = W.Output()
         self.plot.add_class("rfnb-plot")
-        self.last_figure = Figure(figsize=(5.2, 5.2))
-        self._ax = self.last_figure.add_axes((0.09, 0.06, 0.88, 0.87))
+        # the plane on the left (square), the key on the right: the picture uses the widget's width
+        self.last_figure = Figure(figsize=FIGSIZE)
+        self._ax = self.last_figure.add_axes((0.01, 0.02, 0.56, 0.96))
+        self._key = self.last_figure.add_axes((0.585, 0.02, 0.405, 0.96))
+        self.key_texts: list[str] = []
         self.last_png = b""
         self.view = None
 
@@ -256,7 +329,8 @@ class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
         extent = 2.0 if not self.domain.bounded else 1.32 * self.domain.radius
         self.view = PlaneView(self._ax, self.layer, self.domain, overlays=self.overlays, resolution=self.resolution,
                               element=int(self.element.value), extent=extent,
-                              shade_element=self.bias_mode.value == "per element")  # fmt: skip
+                              shade_element=self.bias_mode.value == "per element",
+                              annotate_collision=False)  # the key says what the pair is  # fmt: skip
         # no tick labels: text layout is the costliest part of a render; the title gives the scale
         self._ax.set_xticks([])
         self._ax.set_yticks([])
@@ -298,12 +372,36 @@ class FrameExplorer2D(_StaticFallback, _ErrorArea, W.VBox):
         self.view.set_collision(self.verdict.collision)
         est = pbe if pbe is not None and not isinstance(pbe, Exception) else None
         self.view.set_minima(est if "minima" in self.overlays else None)
-        a = self.alpha
-        title = f"α = {a[0]:.2f} (constant)" if np.all(a == a[0]) else f"α ∈ [{a.min():.2f}, {a.max():.2f}]"
-        self._ax.set_title(f"{self.frame.m} vectors, {title}; {self.domain.describe()}", fontsize=10)
         self._render()
 
+    def _draw_key(self) -> None:
+        """The key right of the plane: frame, bias and domain; what the visible overlays mean; the pair."""
+        ax = self._key
+        ax.clear()
+        ax.set_axis_off()
+        ax.set_xlim(0.0, 1.0)
+        ax.set_ylim(0.0, 1.0)
+        a = self.alpha
+        bias = (f"bias α = {a[0]:.2f} (all elements)" if np.all(a == a[0])
+                else f"bias α from {a.min():.2f} to {a.max():.2f}").replace("-", "−")  # fmt: skip
+        title = f"{self.frame.m} frame vectors\n{bias}\ndomain: {self.domain.describe()}"
+        ax.text(0.0, 1.0, title, ha="left", va="top", fontsize=KEY_TITLE_PT, color=palette.INK, linespacing=1.35)
+        handles, labels = _key_entries(self)
+        if handles:
+            ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(0.0, 0.8), fontsize=KEY_PT, frameon=False,
+                      handlelength=1.6, borderaxespad=0.0, labelspacing=0.55, handletextpad=0.6, alignment="left")  # fmt: skip
+        lines = []
+        c = self.view.collision if "collision" in self.overlays else None
+        if c is not None:
+            x, y = np.asarray(c.x, float), np.asarray(c.y, float)
+            lines = [f"x = {_fmt_point(x)}", f"y = {_fmt_point(y)}",
+                     r"$C_\alpha x = C_\alpha y$ = " + _fmt_point(np.asarray(self.layer(x), float))]  # fmt: skip
+            ax.text(0.0, 0.0, "a collision:\n" + "\n".join(lines), ha="left", va="bottom", fontsize=KEY_PT,
+                    color=palette.BAD, linespacing=1.4)  # fmt: skip
+        self.key_texts = [title, *labels, *lines]
+
     def _render(self) -> None:
+        self._draw_key()
         self.last_png = _png(self.last_figure, self.dpi)
         self.n_renders += 1
         _show_png(self.plot, self.last_png, self.verdict_text)

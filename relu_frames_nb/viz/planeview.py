@@ -65,6 +65,9 @@ class PlaneView:
         half-space is shaded (default 0).
     shade_element : bool, default False
         Shade the half-space :math:`\Omega_i^\alpha` of ``element``.
+    annotate_collision : bool, default True
+        Write :math:`C_\alpha x = C_\alpha y` and the common output next to a colliding pair
+        (``False``: only the markers and the dotted segment, for a picture with its own key).
 
     Notes
     -----
@@ -73,7 +76,8 @@ class PlaneView:
     """
 
     def __init__(self, ax: Any, layer: Any, domain: Any, *, overlays: Iterable[str] | None = None, resolution: int = 201,
-                 extent: Any = None, element: int | None = 0, shade_element: bool = False) -> None:  # fmt: skip
+                 extent: Any = None, element: int | None = 0, shade_element: bool = False,
+                 annotate_collision: bool = True) -> None:  # fmt: skip
         from matplotlib.collections import LineCollection
         from matplotlib.patches import Polygon
 
@@ -87,6 +91,7 @@ class PlaneView:
         F = self.layer.frame
         self.element = None if element is None else _indices([element], F.m)[0]
         self.shade_element = bool(shade_element)
+        self.annotate_collision = bool(annotate_collision)
         self.X = grid_points(self.extent, resolution=self.resolution)
         self.G = self.X @ F.vectors.T
         self.inside = _inside(self.domain, self.X)
@@ -211,7 +216,7 @@ class PlaneView:
         self.collision = collision if collision is not None and getattr(collision, "found", True) else None
         if self.collision is not None:
             x, y, out = _pair(self.collision, self.layer)
-            self.artists["collision"] = _draw_pair(self.ax, x, y, out, True)
+            self.artists["collision"] = _draw_pair(self.ax, x, y, out, self.annotate_collision)
         self._apply_visibility(raster=False)
 
     def set_minima(self, estimate: Any) -> None:
