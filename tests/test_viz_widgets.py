@@ -237,8 +237,77 @@ def test_explorer3d_vertex_selection_does_not_rebuild(explorer3d):
     assert ex.viewer.n_geometry_builds == builds and ex.viewer._attrs["facets"]["color"] is color_attr
     assert ex.layer_toggles["star"].value and ex.viewer.objects["star"].visible
     assert "background" in ex.bias_table_html
-    ex.vertex.value = None
-    assert ex.viewer.scene.vertex is None
+    assert ex.selected_vertex == 4
+    ex.vertex.value = None  # read as "none": the menu shows "none", not an empty box
+    assert ex.viewer.scene.vertex is None and ex.selected_vertex is None
+    assert ex.vertex.index == 0 and ex.vertex.label == "none"
+
+
+def test_explorer3d_vertex_menu_shows_none_not_an_empty_box(explorer3d):
+    from relu_frames_nb.viz.explorer3d import NO_VERTEX
+
+    ex = explorer3d
+    assert ex.vertex.index == 0 and ex.vertex.label == "none" and ex.vertex.value == NO_VERTEX
+    assert ex.selected_vertex is None and ex.viewer.scene.vertex is None
+    assert all(value is not None for _, value in ex.vertex.options)  # None would render an empty <select>
+    ex.frame_choice.value = "cube"
+    assert ex.vertex.label == "none" and len(ex.vertex.options) == 9
+
+
+def test_explorer3d_table_shows_every_row_beside_the_canvas_or_scrolls_visibly():
+    pytest.importorskip("pythreejs")
+    ex = widgets.PolytopeExplorer3D("icosahedron", domain="sphere", width=460, height=460)
+    html = ex.bias_table_html
+    assert html.count("<tr") == 13 and "rfnb-table-note" not in html and "overflow-y:auto" in html
+    assert "line-height:1.3" in html  # compact rows: 12 rows + header < 460 px
+    ex.frame_choice.value = "random"
+    ex.m_random.value = 60
+    html = ex.bias_table_html
+    assert html.count("<tr") == 61 and "φ60" in html
+    assert "rfnb-table-note" in html and "of 60 shown: scroll the table" in html
+    assert "overflow-y:scroll" in html and "scrollbar-color" in html  # a classic scrollbar, not an overlay one
+
+
+def test_explorer_check_cells_leave_the_first_state_for_the_class():
+    """The 12_playground check cells drive each explorer and undo it: the digest of what is shown comes back."""
+    ex = widgets.FrameExplorer2D("mercedes-benz", offset=-0.6, resolution=61, dpi=30)
+    first = ex.state_digest()
+    ex.offset.value = -0.45
+    assert ex.state_digest() != first
+    ex.domain_kind.value = "sphere"
+    ex.offset.value = -0.55
+    ex.domain_kind.value = "ball"
+    ex.offset.value = -0.6
+    assert ex.state_digest() == first
+    pytest.importorskip("pythreejs")
+    e3 = widgets.PolytopeExplorer3D("icosahedron", domain="sphere")
+    first = e3.state_digest()
+    start = e3.vertex.value
+    e3.vertex.value = 3
+    assert e3.state_digest() != first
+    e3.domain_kind.value = "ball"
+    e3.domain_kind.value = "sphere"
+    e3.vertex.value = start
+    assert e3.state_digest() == first  # the star point is hidden again, the menu shows "none"
+    pg = widgets.ReconstructionPlayground("mercedes-benz", offset=-0.5, dpi=30)
+    first = pg.state_digest()
+    pg.offset.value = 0.5
+    assert pg.state_digest() != first
+    pg.offset.value = -0.5
+    assert pg.state_digest() == first
+
+
+def test_widget_digest_sees_layout_and_nested_widgets():
+    from relu_frames_nb.viz._widget_base import widget_digest
+
+    box = W.VBox([W.HBox([W.IntSlider(value=1)])])
+    d = widget_digest(box)
+    box.children[0].children[0].layout.display = "none"
+    assert widget_digest(box) != d
+    box.children[0].children[0].layout.display = None
+    assert widget_digest(box) == d
+    twin = W.VBox([W.HBox([W.IntSlider(value=1)])])
+    assert widget_digest(twin) == d  # contents, not model ids
 
 
 def test_explorer3d_domain_method_and_frame(explorer3d):
@@ -317,12 +386,30 @@ def _png_of(bundle):
     return base64.b64decode(bundle["image/png"])
 
 
+def _rgb(png):
+    import io
+
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def _captioned(captioned, png):
+    """``captioned`` is ``png`` below a caption band, inside a one-pixel dashed frame."""
+    a, b = _rgb(png), _rgb(captioned)
+    band = b.shape[0] - a.shape[0]
+    return b.shape[1] == a.shape[1] and 15 <= band <= 60 and bool((b[band:-1, 1:-1] == a[:-1, 1:-1]).all())
+
+
 def test_explorers_carry_a_static_png_next_to_the_widget_view(explorer):
     bundle = explorer._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert _png_of(bundle) == explorer.last_png and explorer.last_png.startswith(b"\x89PNG")
+    assert explorer.last_png.startswith(b"\x89PNG") and _captioned(_png_of(bundle), explorer.last_png)
+    assert "still picture" in explorer.static_caption
     # the picture follows the state: a new bias, a new PNG
     explorer.offset.value = -0.2
+    assert _captioned(_png_of(explorer._repr_mimebundle_()), explorer.last_png)
+    explorer.static_caption = None  # the bare picture
     assert _png_of(explorer._repr_mimebundle_()) == explorer.last_png
     explorer.static_fallback = False
     assert "image/png" not in explorer._repr_mimebundle_()
@@ -330,6 +417,49 @@ def test_explorers_carry_a_static_png_next_to_the_widget_view(explorer):
 
 def test_3d_explorer_and_playground_carry_a_static_png():
     e3 = widgets.PolytopeExplorer3D("octahedron", width=120, height=120)
-    assert _png_of(e3._repr_mimebundle_()).startswith(b"\x89PNG")
+    assert _captioned(_png_of(e3._repr_mimebundle_()), e3.viewer.snapshot_png())
     pg = widgets.ReconstructionPlayground("mercedes-benz", offset=-0.5)
-    assert _png_of(pg._repr_mimebundle_()) == pg.last_png
+    assert _captioned(_png_of(pg._repr_mimebundle_()), pg.last_png)
+
+
+# ------------------------------------------------------------------ what a student reads at 100 % zoom
+def _texts_on_screen(fig):
+    """Visible text artists of a figure with their window extents (pixels at the figure's dpi)."""
+    from matplotlib.text import Text
+
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for t in fig.findobj(Text):
+        if t.get_visible() and t.get_text().strip() and t.figure is fig:
+            out.append((t, t.get_window_extent(renderer)))
+    return out
+
+
+@pytest.mark.parametrize("offset,domain", [(-0.6, "ball"), (-0.45, "ball"), (-0.2, "shell"), (0.0, "R^n")])
+def test_frame_explorer_picture_is_wide_readable_and_free_of_overlaps(offset, domain):
+    ex = widgets.FrameExplorer2D("mercedes-benz", offset=offset, domain=domain, resolution=61)  # default dpi
+    for name in ("count", "minima"):
+        ex.overlay_toggles[name].value = True
+    import io
+
+    from PIL import Image
+
+    width, height = Image.open(io.BytesIO(ex.last_png)).size
+    assert width >= 740 and height >= 420  # the widget's width, not a 330-px thumbnail
+    texts = _texts_on_screen(ex.last_figure)
+    assert len(texts) >= 8
+    for t, _ in texts:
+        assert t.get_fontsize() * ex.dpi / 72 >= 9.0, (t.get_text(), t.get_fontsize())  # >= 9 px at 100 % zoom
+    boxes = [(t.get_text(), bb) for t, bb in texts]
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            (ti, bi), (tj, bj) = boxes[i], boxes[j]
+            assert not bi.overlaps(bj), f"{ti!r} overlaps {tj!r}"
+    fig_box = ex.last_figure.bbox
+    for t, bb in texts:  # nothing cut off at the picture's edges
+        assert bb.x0 >= fig_box.x0 - 1 and bb.x1 <= fig_box.x1 + 1 and bb.y0 >= fig_box.y0 - 1 and bb.y1 <= fig_box.y1 + 1, t
+    if ex.verdict.status == "not injective":
+        # the pair is explained in the key, not written over the plane (where the φ labels are)
+        assert not any("C" in t.get_text() for t in ex._ax.texts)
+        assert any(line.startswith("x = (") for line in ex.key_texts)
+        assert any("one output" in line for line in ex.key_texts)

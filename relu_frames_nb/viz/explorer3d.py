@@ -19,6 +19,7 @@ from ._widget_base import (
     _fmt,
     _guard,
     _make_domain,
+    _StateDigest,
     _StaticFallback,
     presets,
 )
@@ -33,8 +34,20 @@ _LAYER_LABELS = {
 }  # fmt: skip
 
 
-def bias_table_html(frame: Frame, estimates: dict[str, Any], *, selected: int | None = None, max_height: str = "22em") -> str:
+#: the vertex menu's value for "no vertex selected" (``None`` would show an empty box in the browser)
+NO_VERTEX = -1
+
+#: height in pixels of one row of the bias table (line height 1.3 of a 12 px font, plus padding)
+_ROW_PX = 20
+
+
+def bias_table_html(frame: Frame, estimates: dict[str, Any], *, selected: int | None = None, max_height: str = "22em",
+                    visible_rows: int | None = None) -> str:  # fmt: skip
     """An HTML table of per-element biases (one column per estimate), the selected row highlighted.
+
+    Rows are compact (line height 1.3), so that a table of a few dozen elements shows in full
+    next to the 3-D view; a longer one scrolls inside ``max_height`` with a visible scrollbar
+    and says so above its header ("rows 1-k of m shown: scroll the table").
 
     Parameters
     ----------
@@ -46,6 +59,9 @@ def bias_table_html(frame: Frame, estimates: dict[str, Any], *, selected: int | 
         Row to highlight.
     max_height : str
         CSS height after which the table scrolls.
+    visible_rows : int, optional
+        How many rows fit in ``max_height``; with fewer than ``frame.m`` the table announces
+        that it scrolls and keeps its scrollbar visible.
 
     Returns
     -------
@@ -64,12 +80,20 @@ def bias_table_html(frame: Frame, estimates: dict[str, Any], *, selected: int | 
             facet = f"<td style='text-align:right;padding:2px 8px'>{int(pol.facets[i]) if pol.facets[i] >= 0 else '—'}</td>"
         rows.append(f"<tr{style}><td style='padding:2px 8px'>φ{i + 1}</td>{cells}{facet}</tr>")
     facet_head = "<th style='padding:2px 8px'>facet</th>" if "polytope" in cols and cols["polytope"].facets is not None else ""
-    return (f"<div class='rfnb-bias-table' style='max-height:{max_height};overflow:auto'>"
-            f"<table style='border-collapse:collapse;font-size:90%'><thead><tr><th>element</th>{head}{facet_head}</tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table></div>")  # fmt: skip
+    scrolls = visible_rows is not None and visible_rows < frame.m
+    note = (f"<div class='rfnb-table-note' style='font-size:90%;line-height:1.3;color:{palette.MUTED};padding:0 4px 4px'>"
+            f"rows 1–{visible_rows} of {frame.m} shown: scroll the table for the rest</div>") if scrolls else ""  # fmt: skip
+    # a scrolling table keeps a classic scrollbar (overlay scrollbars hide until touched)
+    overflow = ("overflow-y:scroll;scrollbar-width:auto;scrollbar-color:#8a8a8a #ececec;scrollbar-gutter:stable"
+                if scrolls else "overflow-y:auto")  # fmt: skip
+    return (f"<div class='rfnb-bias-table' style='line-height:1.3'>{note}"
+            f"<div class='rfnb-table-scroll' style='max-height:{max_height};{overflow};overflow-x:hidden'>"
+            f"<table style='border-collapse:collapse;font-size:90%;line-height:1.3'>"
+            f"<thead><tr><th style='padding:2px 8px'>element</th>{head}{facet_head}</tr>"
+            f"</thead><tbody>{''.join(rows)}</tbody></table></div></div>")  # fmt: skip
 
 
-class PolytopeExplorer3D(_StaticFallback, _ErrorArea, W.VBox):
+class PolytopeExplorer3D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
     r"""Explore the inscribing polytope of a frame for :math:`\mathbb{R}^3` and its biases.
 
     Parameters
@@ -92,7 +116,10 @@ class PolytopeExplorer3D(_StaticFallback, _ErrorArea, W.VBox):
         The estimate of the selected method (polytope, or sampling after "compute").
     estimates : dict of str to BiasEstimate
     bias_table_html : str
-        The HTML table shown.
+        The HTML table shown (every row when they fit beside the canvas, else it scrolls visibly).
+    vertex : ipywidgets.Dropdown
+        The vertex menu: ``NO_VERTEX`` (-1, shown as "none") or an element index; setting
+        ``None`` also selects "none". :attr:`selected_vertex` reads it as ``None`` or an index.
     status_text : str
     """
 
@@ -127,7 +154,8 @@ class PolytopeExplorer3D(_StaticFallback, _ErrorArea, W.VBox):
                                       style={"button_width": "80px"})  # fmt: skip
         self.n_samples = W.IntText(value=20_000, description="samples", layout=W.Layout(width="180px"))
         self.compute = W.Button(description="compute sampling", layout=W.Layout(width="150px"))
-        self.vertex = W.Dropdown(options=[("none", None)], value=None, description="vertex", layout=W.Layout(width="180px"))
+        self.vertex = W.Dropdown(options=[("none", NO_VERTEX)], value=NO_VERTEX, description="vertex",
+                                 layout=W.Layout(width="180px"))  # fmt: skip
         self.element = W.Dropdown(options=[("φ1", 0)], value=0, description="plane of", layout=W.Layout(width="180px"))
         shown = set(layers) if layers is not None else {"sphere", "facets", "edges", "vertices", "labels", "star"}
         self.layer_toggles = {name: W.Checkbox(value=name in shown, description=_LAYER_LABELS[name], indent=False,
@@ -144,6 +172,8 @@ class PolytopeExplorer3D(_StaticFallback, _ErrorArea, W.VBox):
 
         F = self._frame_from_controls()
         self.viewer = PolytopeViewer(F, layers=self.visible_layers, domain=self._domain(), width=width, height=height)
+        # the table beside the canvas is as tall as the canvas; longer tables scroll visibly
+        self._table_height = int(height)
         self._sync_selectors()
         self._random_box = W.HBox([self.m_random, self.seed])
         self.children = [
@@ -202,10 +232,16 @@ class PolytopeExplorer3D(_StaticFallback, _ErrorArea, W.VBox):
         self.n_samples.layout.display = "" if sampling else "none"
         self.compute.layout.display = "" if sampling else "none"
 
+    @property
+    def selected_vertex(self) -> int | None:
+        """The vertex chosen in the menu (``None`` for "none")."""
+        v = self.vertex.value
+        return None if v is None or v == NO_VERTEX else int(v)
+
     def _sync_selectors(self) -> None:
         m = self.frame.m
-        self.vertex.options = [("none", None), *_element_options(m)]
-        self.vertex.value = None
+        self.vertex.options = [("none", NO_VERTEX), *_element_options(m)]
+        self.vertex.value = NO_VERTEX
         self.element.options = _element_options(m)
         self.element.value = 0
 
@@ -236,7 +272,9 @@ class PolytopeExplorer3D(_StaticFallback, _ErrorArea, W.VBox):
         self.status.value = f"<span>{html.escape(text)}</span>"
 
     def _update_table(self) -> None:
-        self.bias_table_html = bias_table_html(self.frame, self.estimates, selected=self.vertex.value)
+        rows = max((self._table_height - 2 * _ROW_PX) // _ROW_PX, 1)  # header and a scroll note
+        self.bias_table_html = bias_table_html(self.frame, self.estimates, selected=self.selected_vertex,
+                                               max_height=f"{self._table_height - _ROW_PX}px", visible_rows=rows)  # fmt: skip
         self.table.value = self.bias_table_html
 
     # ------------------------------------------------------------------ observers
@@ -270,8 +308,12 @@ class PolytopeExplorer3D(_StaticFallback, _ErrorArea, W.VBox):
 
     @_guard
     def _on_vertex(self, change) -> None:
-        self.viewer.select_vertex(change["new"])
-        if change["new"] is not None and "star" not in self.visible_layers:
+        if change["new"] is None:  # value None (no option): show "none" instead of an empty box
+            self.vertex.value = NO_VERTEX
+            return
+        vertex = self.selected_vertex
+        self.viewer.select_vertex(vertex)
+        if vertex is not None and "star" not in self.visible_layers:
             self.layer_toggles["star"].value = True
         self._update_table()
 

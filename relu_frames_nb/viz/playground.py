@@ -19,6 +19,7 @@ from ._widget_base import (
     _guard,
     _png,
     _show_png,
+    _StateDigest,
     _StaticFallback,
     _strip_tags,
     _vec,
@@ -30,7 +31,7 @@ from ._widget_base import (
 # ---------------------------------------------------------------------------------
 
 
-class ReconstructionPlayground(_StaticFallback, _ErrorArea, W.VBox):
+class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
     r"""Reconstruct an input from the output of a ReLU layer.
 
     Pick ``x`` (sliders), see :math:`z = C_\alpha x` and the active set :math:`I_x`, the
