@@ -1,5 +1,5 @@
 # Convenience targets; the scripts do the work (and need only Python 3 and bash).
-.PHONY: lab test bench notebooks binder-check clean
+.PHONY: lab test bench notebooks binder-check book student-edition clean
 
 lab:
 	bash scripts/lab.sh
@@ -13,9 +13,15 @@ notebooks:
 binder-check:
 	bash scripts/binder_check.sh
 
+book:
+	bash scripts/book.sh
+
+student-edition:
+	bash scripts/student_edition.sh
+
 bench:
 	bash scripts/_setup.sh "notebooks,test,bench"
 	.venv/bin/python -m benchmarks
 
 clean:
-	rm -rf .venv .pytest_cache build *.egg-info
+	rm -rf .venv .pytest_cache build *.egg-info book/_build book/_vendor book/notebooks book/api student-edition

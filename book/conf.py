@@ -1,0 +1,118 @@
+"""Sphinx configuration of the offline book (built by ``bash scripts/book.sh``; see book/build.py).
+
+The stack is the one measured in shared/BOOK-STACK.md: myst-nb reads the executed notebooks
+(``book/notebooks/``, transformed copies of ``notebooks/*.ipynb``) without running them,
+sphinx-book-theme lays them out, sphinx-proof and sphinx-exercise give theorem and exercise
+boxes, autosummary + numpydoc the API reference. Every script and font a page needs is in the
+site (MathJax 3 from ``book/_vendor``): the book reads offline.
+
+Environment variables (all optional):
+
+* ``RFNB_REPOSITORY_URL``: the kit's GitHub repository, for the repository and Binder buttons
+  (default ``https://github.com/OWNER/REPO``, a placeholder as in the README's Binder badge);
+* ``RFNB_REPOSITORY_BRANCH``: the branch Binder starts from (default ``HEAD``);
+* ``RFNB_BINDERHUB_URL``: the BinderHub (default ``https://mybinder.org``);
+* ``RFNB_LOCAL_LAB_URL``: the local JupyterLab of ``bash scripts/lab.sh``, which serves the
+  folder ``notebooks/`` (default ``http://localhost:8888/lab/tree``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+BOOK = Path(__file__).resolve().parent
+
+project = "relu_frames_nb — Injectivity of ReLU layers"
+author = "the relu_frames_nb authors"
+copyright = "the relu_frames_nb authors, BSD-3-Clause"  # noqa: A001 (Sphinx's name)
+html_title = "Injectivity of ReLU layers: the executable book"
+
+extensions = [
+    "myst_nb",
+    "sphinx_proof",
+    "sphinx_exercise",
+    "sphinx_togglebutton",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "numpydoc",
+    "sphinx.ext.mathjax",
+]
+exclude_patterns = ["_build", "_vendor", "jupyter_execute", "**/.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]
+templates_path = ["_templates"]
+
+# --- notebooks: stored outputs, never executed -----------------------------------------------
+nb_execution_mode = "off"
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
+myst_dmath_double_inline = True  # the notebooks put $$...$$ inside paragraphs
+nb_render_markdown_format = "myst"  # markdown outputs (the map in 00_index) with tables and links
+# a widget shows the static PNG of its display bundle; no widget manager or require.js from a CDN
+nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
+nb_ipywidgets_js = {}
+nb_merge_streams = True
+
+# --- theorem and exercise boxes ------------------------------------------------------------------
+numfig = True
+proof_title_format = " %t"  # the box title: "Theorem 12 (Name) [tag]"
+# one sequence for the statements, like the paper; the algorithms of App. C keep their own
+prf_realtyp_to_countertyp = {
+    kind: "theorem" for kind in ("lemma", "proposition", "corollary", "definition", "example", "remark")
+}
+prf_realtyp_to_countertyp["algorithm"] = "algorithm"
+
+# --- API reference --------------------------------------------------------------------------------
+autosummary_generate = True
+autosummary_imported_members = False
+autodoc_default_options = {"member-order": "bysource"}
+autodoc_typehints = "none"  # numpydoc's parameter lists already give the types
+numpydoc_show_class_members = False  # members are documented by the class template
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+
+# --- HTML: sphinx-book-theme, local MathJax, launch buttons ---------------------------------------
+html_theme = "sphinx_book_theme"
+# _vendor/ (MathJax) is written by book/build.py before Sphinx runs
+html_static_path = ["_static"] + (["_vendor"] if (BOOK / "_vendor").is_dir() else [])
+html_css_files = ["book.css"]
+mathjax_path = "mathjax/tex-chtml.js"  # the copy in _vendor/mathjax (Sphinx 9 would load MathJax 4 from a CDN)
+html_copy_source = False  # the pages' sources are the transformed copies; the originals are in the repository
+html_show_sourcelink = False
+
+REPOSITORY_URL = os.environ.get("RFNB_REPOSITORY_URL", "https://github.com/OWNER/REPO").rstrip("/")
+REPOSITORY_BRANCH = os.environ.get("RFNB_REPOSITORY_BRANCH", "HEAD")
+BINDERHUB_URL = os.environ.get("RFNB_BINDERHUB_URL", "https://mybinder.org")
+LOCAL_LAB_URL = os.environ.get("RFNB_LOCAL_LAB_URL", "http://localhost:8888/lab/tree").rstrip("/")
+
+html_theme_options = {
+    "repository_url": REPOSITORY_URL,
+    "repository_branch": REPOSITORY_BRANCH,
+    "path_to_docs": "",  # book/notebooks/NN.ipynb is shown as notebooks/NN.ipynb: the repository's path
+    "use_repository_button": True,
+    "use_download_button": False,  # no copied sources (html_copy_source = False)
+    "use_fullscreen_button": True,
+    "home_page_in_toc": True,
+    "show_toc_level": 2,
+    "launch_buttons": {"binderhub_url": BINDERHUB_URL, "notebook_interface": "jupyterlab"},
+}
+
+
+def add_local_lab_button(app, pagename, templatename, context, doctree):
+    """Add "Local JupyterLab" to the launch menu of each notebook page (after the theme's Binder link)."""
+    if not pagename.startswith("notebooks/"):
+        return
+    for group in context.get("header_buttons", []):
+        if group.get("label") == "launch-buttons":
+            group["buttons"].append(
+                {
+                    "type": "link",
+                    "text": "Local JupyterLab",
+                    "tooltip": "Open in your JupyterLab (bash scripts/lab.sh serves the folder notebooks/)",
+                    "icon": "fas fa-laptop-code",
+                    "url": f"{LOCAL_LAB_URL}/{pagename.split('/', 1)[1]}.ipynb",
+                }
+            )
+
+
+def setup(app):
+    """Register the local-JupyterLab button after the theme's launch buttons (priority 501)."""
+    app.connect("html-page-context", add_local_lab_button, priority=600)

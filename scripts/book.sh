@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Build the offline book (HTML) from the executed notebooks into book/_build/html.
+#   bash scripts/book.sh             # open book/_build/html/index.html in a browser
+#   bash scripts/book.sh --strict    # warnings are errors, as in CI
+#   bash scripts/book.sh --clean     # rebuild from scratch
+# Nothing is executed (the book shows the notebooks' stored outputs). MathJax 3 is fetched once
+# from the npm registry (needs npm) and copied into the site: the book reads offline.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/_setup.sh "book"
+exec .venv/bin/python book/build.py "$@"
