@@ -463,3 +463,16 @@ def test_frame_explorer_picture_is_wide_readable_and_free_of_overlaps(offset, do
         assert not any("C" in t.get_text() for t in ex._ax.texts)
         assert any(line.startswith("x = (") for line in ex.key_texts)
         assert any("one output" in line for line in ex.key_texts)
+
+
+@pytest.mark.parametrize("frame,offset", [("mercedes-benz", -0.5), ("mercedes-benz", 0.9), ("icosahedron", -0.2)])
+def test_playground_picture_is_readable(frame, offset):
+    pg = widgets.ReconstructionPlayground(frame, offset=offset)  # default dpi
+    texts = _texts_on_screen(pg.last_figure)
+    assert len(texts) >= 6
+    for t, _ in texts:
+        assert t.get_fontsize() * pg.dpi / 72 >= 9.0, (t.get_text(), t.get_fontsize())
+    boxes = [(t.get_text(), bb) for t, bb in texts]
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            assert not boxes[i][1].overlaps(boxes[j][1]), f"{boxes[i][0]!r} overlaps {boxes[j][0]!r}"

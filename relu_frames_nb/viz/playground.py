@@ -31,6 +31,11 @@ from ._widget_base import (
 # ---------------------------------------------------------------------------------
 
 
+#: font sizes (points) of the picture: 9 points is about 11 pixels at the default dpi 90
+FONT_PT = 9.0
+TITLE_PT = 10.0
+
+
 class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
     r"""Reconstruct an input from the output of a ReLU layer.
 
@@ -48,7 +53,9 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
         The initial input (default ``0.8`` times the first unit vector rotated a little).
     n_iter : int, default 60
         Iterations of the frame algorithm.
-    dpi : int, default 80
+    dpi : int, default 90
+        Resolution of the 8.4 x 3.6 inch picture (756 x 324 pixels by default, text at least
+        9 points, about 11 pixels).
 
     Attributes
     ----------
@@ -64,7 +71,7 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
     """
 
     def __init__(self, frame: Any = "mercedes-benz", *, offset: float = -0.5, x: Any = None, n_iter: int = 60,
-                 dpi: int = 80) -> None:  # fmt: skip
+                 dpi: int = 90) -> None:  # fmt: skip
         from matplotlib.figure import Figure
 
         super().__init__()
@@ -200,24 +207,25 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
             if self.result is not None and self.result.iterates is not None:
                 it = np.asarray(self.result.iterates)
                 ax1.plot(it[:, 0], it[:, 1], ".-", color=palette.HIGHLIGHT, lw=1, ms=3, zorder=39, label="frame algorithm")
-            ax1.legend(loc="lower left", fontsize=7, framealpha=0.85)
-            ax1.set_title("input, active elements, reconstructions", fontsize=9)
+            ax1.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=FONT_PT, frameon=False)  # beside the plane: over no φ label
+            ax1.set_title("input, active elements, reconstructions", fontsize=TITLE_PT)
         else:
             ax1.bar(np.arange(1, L.m + 1), self.z, color=[palette.element_color(i) for i in range(L.m)])
-            ax1.set_xlabel("element i", fontsize=8)
-            ax1.set_title(r"$z = C_\alpha x$ (non-zero: active)", fontsize=9)
+            ax1.set_xlabel("element i", fontsize=FONT_PT)
+            ax1.set_title(r"$z = C_\alpha x$ (non-zero: active)", fontsize=TITLE_PT)
         if self.errors_curve.size:
             err = np.maximum(self.errors_curve, 1e-17)
             ax2.semilogy(np.arange(err.size), err, color=palette.OKABE_ITO["blue"], lw=1.5)
             if np.isfinite(self.dual_error):
                 ax2.axhline(max(self.dual_error, 1e-17), color=palette.GOOD, ls="--", lw=1, label="ReLU-dual")
-                ax2.legend(fontsize=7)
-            ax2.set_xlabel("iteration k", fontsize=8)
-            ax2.set_ylabel(r"$\|y_k - x\|$", fontsize=8)
+                ax2.legend(fontsize=FONT_PT)
+            ax2.set_xlabel("iteration k", fontsize=FONT_PT)
+            ax2.set_ylabel(r"$\|y_k - x\|$", fontsize=FONT_PT)
         else:
             ax2.text(0.5, 0.5, "no reconstruction:\nthe active set does not span", ha="center", va="center",
-                     color=palette.BAD, transform=ax2.transAxes)  # fmt: skip
-        ax2.set_title("frame algorithm: error per iteration", fontsize=9)
-        ax2.tick_params(labelsize=8)
+                     color=palette.BAD, transform=ax2.transAxes, fontsize=TITLE_PT)  # fmt: skip
+        ax2.set_title("frame algorithm: error per iteration", fontsize=TITLE_PT)
+        for ax in (ax1, ax2):
+            ax.tick_params(labelsize=FONT_PT)
         self.last_png = _png(fig, self.dpi)
         _show_png(self.plot, self.last_png, self.summary_text)
