@@ -207,7 +207,8 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
             if self.result is not None and self.result.iterates is not None:
                 it = np.asarray(self.result.iterates)
                 ax1.plot(it[:, 0], it[:, 1], ".-", color=palette.HIGHLIGHT, lw=1, ms=3, zorder=39, label="frame algorithm")
-            ax1.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=FONT_PT, frameon=False)  # beside the plane: over no φ label
+            # beside the plane, not over a φ label
+            ax1.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=FONT_PT, frameon=False)
             ax1.set_title("input, active elements, reconstructions", fontsize=TITLE_PT)
         else:
             ax1.bar(np.arange(1, L.m + 1), self.z, color=[palette.element_color(i) for i in range(L.m)])
