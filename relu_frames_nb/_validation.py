@@ -189,8 +189,29 @@ def as_choice(value: Any, name: str, choices: Sequence[str]) -> str:
     return value
 
 
+def _bool_array(x: Any) -> bool:
+    if isinstance(x, (str, bytes)):
+        return False
+    try:
+        return np.asarray(x).dtype == np.bool_
+    except Exception:  # ragged lists and the like: to_float_array explains
+        return False
+
+
+def refuse_bool_bias(alpha: Any, name: str = "alpha") -> None:
+    """Raise InputError for a bool or an array of bools given as a bias (``ReLULayer(F, True)``)."""
+    if isinstance(alpha, (bool, np.bool_)) or _bool_array(alpha):
+        raise InputError(
+            f"{name} must be a number or a vector of numbers; got {_describe(alpha)} "
+            "(booleans are not a bias: pass 0.0 for no bias)."
+        )
+
+
 def as_bias(alpha: Any, m: int, name: str = "alpha") -> np.ndarray:
-    """A bias vector of length ``m``; a scalar is broadcast to a constant bias."""
+    """A bias vector of length ``m``; a scalar is broadcast to a constant bias. Booleans are refused."""
+    if hasattr(alpha, "detach") and hasattr(alpha, "cpu"):  # torch tensor, without importing torch
+        alpha = alpha.detach().cpu().numpy()
+    refuse_bool_bias(alpha, name)
     arr = to_float_array(alpha, name)
     if arr.ndim == 0:
         return np.full(m, float(arr))

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_bias, as_points, to_float_array
+from ._validation import as_bias, as_points, refuse_bool_bias, to_float_array
 from .errors import DimensionMismatchError, InputError
 from .frames import Frame, as_frame
 
@@ -38,6 +38,7 @@ class AffineLayer:
         F = as_frame(W, "W")
         if b is None:
             return cls(F, 0.0, *args, **kwargs)
+        refuse_bool_bias(b, "b")
         b_arr = to_float_array(b, "b")
         if b_arr.ndim != 1 or b_arr.shape[0] != F.m:
             raise DimensionMismatchError(f"b must be a vector of length {F.m} (one per row of W); got shape {b_arr.shape}.")

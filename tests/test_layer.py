@@ -86,3 +86,10 @@ def test_accepts_tensor_like_inputs():
     L = rf.ReLULayer.from_weights(_FakeTensor(W), _FakeTensor([0.1, 0.2, 0.3]))
     np.testing.assert_allclose(L.alpha, [-0.1, -0.2, -0.3])
     np.testing.assert_allclose(L(_FakeTensor([[1.0, 1.0]])), [[1.1, 1.2, 0.0]])
+
+
+def test_layer_refuses_a_bool_bias():
+    with pytest.raises(InputError, match="booleans are not a bias"):
+        rf.ReLULayer(rf.zoo.mercedes_benz(), True)
+    with pytest.raises(InputError, match="booleans are not a bias"):
+        rf.ReLULayer.from_weights(rf.zoo.mercedes_benz().vectors, [True, False, True])

@@ -88,3 +88,14 @@ def test_seeds():
     child = v.as_seed_sequence(ss, key=(1,))
     assert child.spawn_key == (2, 3, 1) and child.entropy == 7
     assert v.as_seed_sequence(ss) is ss
+
+
+@pytest.mark.parametrize("bad", [True, False, np.bool_(True), [True, False, True], np.array([1, 0, 1], dtype=bool)])
+def test_bias_refuses_booleans(bad):
+    with pytest.raises(InputError, match="booleans are not a bias"):
+        v.as_bias(bad, 3)
+
+
+def test_bias_still_accepts_numbers_and_int_arrays():
+    np.testing.assert_array_equal(v.as_bias(0, 3), [0.0] * 3)
+    np.testing.assert_array_equal(v.as_bias(np.array([1, 0, 2]), 3), [1.0, 0.0, 2.0])
