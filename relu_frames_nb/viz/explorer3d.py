@@ -87,7 +87,7 @@ def bias_table_html(frame: Frame, estimates: dict[str, Any], *, selected: int | 
     overflow = ("overflow-y:scroll;scrollbar-width:auto;scrollbar-color:#8a8a8a #ececec;scrollbar-gutter:stable"
                 if scrolls else "overflow-y:auto")  # fmt: skip
     return (f"<div class='rfnb-bias-table' style='line-height:1.3'>{note}"
-            f"<div class='rfnb-table-scroll' style='max-height:{max_height};{overflow};overflow-x:hidden'>"
+            f"<div class='rfnb-table-scroll' style='max-height:{max_height};{overflow};overflow-x:hidden;width:fit-content'>"
             f"<table style='border-collapse:collapse;font-size:90%;line-height:1.3'>"
             f"<thead><tr><th style='padding:2px 8px'>element</th>{head}{facet_head}</tr>"
             f"</thead><tbody>{''.join(rows)}</tbody></table></div></div>")  # fmt: skip
@@ -156,6 +156,7 @@ class PolytopeExplorer3D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
         self.compute = W.Button(description="compute sampling", layout=W.Layout(width="150px"))
         self.vertex = W.Dropdown(options=[("none", NO_VERTEX)], value=NO_VERTEX, description="vertex",
                                  layout=W.Layout(width="180px"))  # fmt: skip
+        self.vertex.add_class("rfnb-vertex-menu")
         self.element = W.Dropdown(options=[("φ1", 0)], value=0, description="plane of", layout=W.Layout(width="180px"))
         shown = set(layers) if layers is not None else {"sphere", "facets", "edges", "vertices", "labels", "star"}
         self.layer_toggles = {name: W.Checkbox(value=name in shown, description=_LAYER_LABELS[name], indent=False,
