@@ -21,13 +21,22 @@
 # * to invert a layer: from the output $z$ back to $x$, exactly with a ReLU-dual and step by step with
 #   the ReLU frame algorithm.
 #
+# Without a running kernel (GitHub, nbviewer, the book) each explorer shows a still picture of its
+# first state, captioned as such: run the notebook for the live explorers.
+
+# %% [markdown] tags=["voila-hide"]
 # **As an app.** With Voilà the code cells disappear and only the explorers remain:
-# `voila notebooks/12_playground.ipynb` locally (the kit's test environment has Voilà), or on Binder
+# `voila notebooks/12_playground.ipynb` from the repository root (the kit's test environment has
+# Voilà), or on Binder
 # `https://mybinder.org/v2/gh/<owner>/<repo>/HEAD?urlpath=voila/render/notebooks/12_playground.ipynb`.
-# Without a running kernel (GitHub, nbviewer) each explorer shows a still picture of its first state.
+# The repository's `voila.json` (read from the directory Voilà starts in) removes the cells tagged
+# `voila-hide` — this paragraph, the check cells, the exercises and their solutions — so a class sees
+# only the explorers and their explanations.
 #
 # The cells after each explorer check the statements made about it. They drive the widgets the way a
-# student would (setting a slider's value), so they also prove that the controls work.
+# student would (setting a slider's value), so they also prove that the controls work, and they end by
+# checking that the explorer is back in its first state (`state_digest()` covers every control, the
+# picture and the 3-D scene), the one the class sees.
 
 # %%
 # %matplotlib inline
@@ -49,16 +58,17 @@ np.set_printoptions(precision=3, suppress=True)
 # colliding pair), and the picture marks in vermillion where the active rows fail to span. Try the other
 # presets, type your own frame as a matrix (one row per vector), or switch the domain.
 #
-# *Exercise.* Find the largest offset for which the layer is injective on the ball. Then on the
-# sphere. Why are the answers the same? (Answer in the next check cell and in
+# *Try it.* Find the largest offset for which the layer is injective on the ball. Then on the
+# sphere. Why are the answers the same? (Answer in
 # [03_properties_of_frames](03_properties_of_frames.ipynb).)
 
 # %%
 explorer2d = FrameExplorer2D("mercedes-benz", offset=-0.6, resolution=RES)
 display(explorer2d)
 
-# %%
+# %% tags=["voila-hide"]
 # the answer: -1/2 on the ball, and on the sphere as well (the failures sit on the boundary)
+first_state_2d = explorer2d.state_digest()  # what the class sees
 assert explorer2d.verdict.status == "injective"
 for offset, expected in [(-0.55, "injective"), (-0.45, "not injective")]:
     explorer2d.offset.value = offset
@@ -74,6 +84,7 @@ assert explorer2d.verdict.status == "injective"  # and -0.55 < -1/2 is fine ther
 explorer2d.domain_kind.value = "ball"
 explorer2d.offset.value = -0.6
 assert explorer2d.verdict.status == "injective" and not explorer2d.error_text
+assert explorer2d.state_digest() == first_state_2d  # back in its first state, for the class
 print("largest constant bias on the ball:", c)
 print(explorer2d.verdict_text)
 
@@ -85,14 +96,17 @@ print(explorer2d.verdict_text)
 # **vertex** to see its star, switch the **domain**, or compare with the **sampling** estimate. Drag to
 # rotate.
 #
-# *Exercise.* Every vertex of the icosahedron sits in five facets. Which value does the table show for
+# *Try it.* Every vertex of the icosahedron sits in five facets. Which value does the table show for
 # all of them on the sphere, and why is it the same for every vertex?
 
 # %%
 explorer3d = PolytopeExplorer3D("icosahedron", domain="sphere")
 display(explorer3d)
 
-# %%
+# %% tags=["voila-hide"]
+first_state_3d = explorer3d.state_digest()  # what the class sees
+assert explorer3d.selected_vertex is None and explorer3d.vertex.label == "none"  # not an empty menu
+assert "rfnb-table-note" not in explorer3d.bias_table_html  # all twelve rows beside the canvas, no scrolling
 ico = rf.zoo.get("icosahedron")
 pbe = rf.polytope_bias(ico, rf.Sphere(3))
 np.testing.assert_allclose(explorer3d.estimate.values, pbe.values, atol=1e-12)
@@ -105,8 +119,9 @@ assert explorer3d.viewer.scene.star().vertex == 3 and len(explorer3d.viewer.scen
 explorer3d.domain_kind.value = "ball"
 np.testing.assert_allclose(explorer3d.estimate.values, 0.0, atol=1e-12)  # s * a with a = 1/sqrt5 > 0 on the ball
 explorer3d.domain_kind.value = "sphere"
-explorer3d.vertex.value = first_vertex  # back to the first state, for the class
+explorer3d.vertex.value = first_vertex
 assert not explorer3d.error_text
+assert explorer3d.state_digest() == first_state_3d  # back in its first state, for the class
 print(f"polytope bias of every vertex on the sphere: {pbe.values[0]:.6f} = 1/√5; on the ball: 0")
 
 # %% [markdown]
@@ -120,7 +135,8 @@ print(f"polytope bias of every vertex on the sphere: {pbe.values[0]:.6f} = 1/√
 playground = ReconstructionPlayground("mercedes-benz", offset=-0.5)
 display(playground)
 
-# %%
+# %% tags=["voila-hide"]
+first_state_playground = playground.state_digest()  # what the class sees
 assert playground.x_dual is not None and playground.dual_error < 1e-12
 np.testing.assert_allclose(playground.x_dual, playground.x, atol=1e-12)
 assert playground.errors_curve[-1] < playground.errors_curve[0]  # the frame algorithm converges
@@ -128,6 +144,7 @@ playground.offset.value = 0.5  # far above the maximal bias: at most one row sur
 assert playground.active.sum() < 2 and playground.x_dual is None
 playground.offset.value = -0.5
 assert playground.x_dual is not None and not playground.error_text
+assert playground.state_digest() == first_state_playground  # back in its first state, for the class
 print("x =", playground.x, "| z =", playground.z, "| active rows:", np.flatnonzero(playground.active) + 1,
       "| ReLU-dual:", playground.x_dual)
 
@@ -141,5 +158,90 @@ print("x =", playground.x, "| z =", playground.z, "| active rows:", np.flatnonze
 # * Below the maximal bias the ReLU-dual recovers $x$ exactly and the frame algorithm converges; far
 #   above it too few rows survive to recover anything.
 
-# %%
+# %% [markdown] tags=["voila-hide"]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: click the bar or the three
+# dots to open it, after trying) and a check that says what is right or wrong with your answer.
+
+# %% tags=["voila-hide"]
+import exercises as ex  # the checkers (notebooks/exercises/nb12.py), not part of the library
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 12.1 — the pentagon on the sphere
+#
+# In the 2-D explorer above choose the preset `pentagon` (five unit vectors at 72°) and the domain
+# `sphere`. Find the **largest constant bias** $\alpha$ for which the layer is injective on the unit
+# sphere, to three decimals (the slider moves in steps of 0.05: type values with
+# `explorer2d.offset.value = ...`, or ask the library). Then switch the domain to `ball`: why is the
+# answer there $0$?
+
+# %% tags=["answer"]
+answer_12_1 = None  # a number
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+# The polytope bias on the sphere is a guarantee (Thm PBE); for a regular polygon it is also the
+# largest bias: just above it the explorer finds two points of the sphere with one output.
+pentagon = rf.zoo.get("pentagon")
+answer_12_1 = float(rf.polytope_bias(pentagon, rf.Sphere(2)).values.min())
+probe = FrameExplorer2D("pentagon", offset=answer_12_1, domain="sphere", resolution=RES)
+probe.offset.value = answer_12_1 + 0.01
+assert probe.verdict.status == "not injective"
+print(f"largest constant bias on the sphere: {answer_12_1:.4f} = cos 72° = {np.cos(np.deg2rad(72)):.4f}")
+ex.solution("12.1")
+
+# %% tags=["check"]
+feedback_12_1 = ex.nb12.check_12_1(answer_12_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 12.2 — the cube in space
+#
+# In the 3-D explorer choose the frame `cube` (the eight vectors $(\pm1, \pm1, \pm1)/\sqrt3$) and the
+# domain `sphere`. Give the pair `(bias, facets)`: the polytope bias of a vertex (the table shows the
+# same value for all eight: why?) and the number of facets of the cube's polytope that meet at a vertex
+# (pick a vertex to see its star).
+
+# %% tags=["answer"]
+answer_12_2 = None  # (a number, a whole number)
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+# The explorer's table is the library's polytope bias, its star the facets at the chosen vertex.
+cube_explorer = PolytopeExplorer3D("cube", domain="sphere")
+cube_explorer.vertex.value = 0
+answer_12_2 = (float(cube_explorer.estimate.values[0]), len(cube_explorer.viewer.scene.star().facets))
+assert np.allclose(cube_explorer.estimate.values, answer_12_2[0])  # every vertex alike: the cube's symmetry
+print(f"polytope bias of every vertex of the cube on the sphere: {answer_12_2[0]:.4f}; facets at a vertex: {answer_12_2[1]}")
+ex.solution("12.2")
+
+# %% tags=["check"]
+feedback_12_2 = ex.nb12.check_12_2(answer_12_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 12.3 — a collision of your own
+#
+# For the Mercedes-Benz frame with the constant bias $\alpha = -0.45$ (above its maximal bias
+# $-\tfrac12$) the layer is not injective on the unit ball. Find **your own** pair: two different points
+# $x \ne y$ of the closed unit ball with $C_\alpha x = C_\alpha y$, as `(x, y)`. *Hint:* where only
+# one element $\phi_i$ is active, the output does not change along the direction orthogonal to
+# $\phi_i$. The 2-D explorer (offset $-0.45$) shows where that happens.
+
+# %% tags=["answer"]
+answer_12_3 = None  # (x, y), two points of R^2
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+# At x = 0.97 (cos -30°, sin -30°) only φ3 = (√3/2, -1/2) is active: <x, φ1> = <x, φ2> = -0.485 < -0.45.
+# Moving by t·(1/2, √3/2), orthogonal to φ3, keeps <., φ3>; for a small t the other two stay inactive
+# and y stays in the ball.
+L123 = rf.ReLULayer(rf.zoo.mercedes_benz(), ex.nb12.OFFSET_12_3)
+x123 = 0.97 * np.array([np.cos(np.deg2rad(-30)), np.sin(np.deg2rad(-30))])
+y123 = x123 + 0.02 * np.array([0.5, np.sqrt(3) / 2])
+assert np.flatnonzero(L123(x123)).tolist() == [2] and np.linalg.norm(y123) <= 1
+answer_12_3 = (x123, y123)
+print("x =", x123, "y =", y123, "common output:", L123(x123))
+ex.solution("12.3")
+
+# %% tags=["check"]
+feedback_12_3 = ex.nb12.check_12_3(answer_12_3)
+
+# %% tags=["voila-hide"]
 print("12_playground: all checks passed")
