@@ -38,6 +38,8 @@ REPO = HERE.parents[1]
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 NOTEBOOK_SOURCES = HERE / "notebooks"
 CHAIN_PLAYGROUND = HERE.parents[1] / "notebooks" / "12_playground.py"
+#: the repository's Voila configuration (hides cells tagged voila-hide, exercises, solutions, checks)
+VOILA_CONFIG = REPO / "voila.json"
 CHROMIUM = os.environ.get("RFNB_CHROMIUM", "/usr/bin/chromium")
 REQUIRE_BROWSER = os.environ.get("RFNB_REQUIRE_BROWSER", "") not in ("", "0")
 
@@ -138,6 +140,9 @@ def jupyter_home(tmp_path_factory, browser_requirements) -> Path:
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
         nb.metadata.pop("jupytext", None)
         nbformat.write(nb, home / "pristine" / f"{source.stem}.ipynb")
+    # Voila reads voila.json from the directory it starts in (the repository root for
+    # `voila notebooks/12_playground.ipynb` and on Binder): the servers start in their root folder
+    shutil.copy(VOILA_CONFIG, home / "pristine" / VOILA_CONFIG.name)
     return home
 
 

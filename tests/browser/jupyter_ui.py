@@ -278,6 +278,7 @@ def check_frame_explorer(page: Page, move_offset, artifacts: Path, prefix: str) 
     wait_until(verdict.inner_text, lambda v: v.startswith("injective"), what="initial verdict")
     assert slider_readout(slider) == -0.6
     src0 = image_src(explorer)
+    assert_picture_shown_at_full_size(explorer.locator(OUTPUT_IMAGES).first)
     assert_no_widget_errors(page)
     page.screenshot(path=str(artifacts / f"{prefix}-frame2d-before.png"), full_page=True)
 
@@ -298,6 +299,8 @@ def check_polytope_explorer(page: Page, artifacts: Path, prefix: str, *, select_
     canvas.wait_for()
     table = explorer.locator(".rfnb-bias-table table").first
     table.wait_for()
+    assert_menu_shows(explorer.locator(".rfnb-test-vertex select").first, "none")  # not an empty box
+    assert_table_rows_visible(explorer)
     before = assert_canvas_nonblank(canvas)
     (artifacts / f"{prefix}-polytope3d-canvas.png").write_bytes(before)
     assert_no_widget_errors(page)
@@ -316,3 +319,109 @@ def check_polytope_explorer(page: Page, artifacts: Path, prefix: str, *, select_
         (artifacts / f"{prefix}-polytope3d-canvas-vertex.png").write_bytes(assert_canvas_nonblank(canvas))
     assert_no_widget_errors(page)
     page.screenshot(path=str(artifacts / f"{prefix}-polytope3d.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------------------
+# what a student sees: sizes, menus, tables, labels
+# ---------------------------------------------------------------------------------
+
+#: the FrameExplorer2D picture is 774 px wide at its default dpi (plane and key)
+MIN_PICTURE_WIDTH = 740
+
+
+def assert_picture_shown_at_full_size(img: Locator, *, min_width: int = MIN_PICTURE_WIDTH) -> None:
+    """The plot image is at least ``min_width`` px wide and shown at (nearly) its natural size:
+    its text keeps the size it was drawn with (at least 9 px)."""
+    img.wait_for(timeout=LOAD_TIMEOUT)
+    natural, shown = img.evaluate("i => [i.naturalWidth, i.getBoundingClientRect().width]")
+    assert natural >= min_width, f"the picture is only {natural} px wide (natural size)"
+    assert shown >= 0.95 * natural, f"the picture is scaled down to {shown:.0f} of {natural} px"
+
+
+def assert_menu_shows(select: Locator, text: str) -> None:
+    """A ``<select>`` has an option selected and shows ``text`` (an empty box has selectedIndex -1)."""
+    index, shown = select.evaluate("s => [s.selectedIndex, s.selectedIndex >= 0 ? s.options[s.selectedIndex].text : '']")
+    assert index >= 0 and shown == text, f"the menu shows {shown!r} (selectedIndex {index}), expected {text!r}"
+
+
+def _rows_in_view(explorer: Locator) -> tuple[int, int]:
+    """(rows of the bias table inside the visible part of its scroll box, all rows)."""
+    return tuple(
+        explorer.locator(".rfnb-table-scroll").first.evaluate(
+            """box => {
+                 const b = box.getBoundingClientRect();
+                 const rows = [...box.querySelectorAll('tbody tr')];
+                 const seen = rows.filter(r => { const q = r.getBoundingClientRect();
+                                                 return q.height > 0 && q.top >= b.top - 1 && q.bottom <= b.bottom + 1; });
+                 return [seen.length, rows.length];
+               }"""
+        )
+    )
+
+
+def assert_table_rows_visible(explorer: Locator) -> None:
+    """Every row of the explorer's bias table is on screen, none hidden below its box."""
+    seen, total = _rows_in_view(explorer)
+    assert total > 0 and seen == total, f"the bias table shows {seen} of its {total} rows"
+    assert explorer.locator(".rfnb-table-note").count() == 0
+
+
+def assert_table_scrolls_visibly(explorer: Locator, artifacts: Path | None = None, prefix: str = "") -> None:
+    """A long bias table says that it scrolls, keeps a scrollbar (layout space, not an overlay), and
+    scrolling it brings the last row into view."""
+    note = explorer.locator(".rfnb-table-note").first
+    note.wait_for()
+    assert "scroll" in note.inner_text()
+    box = explorer.locator(".rfnb-table-scroll").first
+    gutter, scroll_h, client_h, overflow = box.evaluate(
+        "e => [e.offsetWidth - e.clientWidth, e.scrollHeight, e.clientHeight, getComputedStyle(e).overflowY]"
+    )
+    assert scroll_h > client_h and overflow == "scroll", (scroll_h, client_h, overflow)
+    assert gutter >= 6, f"the scroll box keeps no room for a scrollbar ({gutter} px)"
+    seen, total = _rows_in_view(explorer)
+    assert 0 < seen < total
+    if artifacts is not None:
+        box.screenshot(path=str(artifacts / f"{prefix}-bias-table-long.png"))
+    box.evaluate("e => { e.scrollTop = e.scrollHeight; }")
+    last = box.locator("tbody tr").last
+    assert last.inner_text().startswith(f"φ{total}")
+    b, q = box.bounding_box(), last.bounding_box()
+    assert b and q and q["y"] >= b["y"] - 1 and q["y"] + q["height"] <= b["y"] + b["height"] + 1, "the last row did not scroll in"
+
+
+def label_heights(png: bytes) -> list[int]:
+    """Heights in pixels of the dark text blobs of a canvas that shows only the vertex labels.
+
+    Glyphs of one label are merged by a horizontal dilation; blobs much wider than the
+    typical one (two labels touching) are left out.
+    """
+    from scipy import ndimage
+
+    a = pixels(png)
+    ink = np.abs(a - 255).max(axis=2) > 110
+    merged = ndimage.binary_dilation(ink, structure=np.ones((1, 7), dtype=bool))
+    lab, n = ndimage.label(merged)
+    boxes = [sl for sl in ndimage.find_objects(lab) if sl is not None]
+    sizes = [(sl[0].stop - sl[0].start, sl[1].stop - sl[1].start, int(ink[sl].sum())) for sl in boxes]
+    sizes = [(h, w) for h, w, area in sizes if area >= 12]
+    if not sizes:
+        return []
+    w_med = float(np.median([w for _, w in sizes]))
+    return [h for h, w in sizes if w <= 1.6 * w_med and h >= 4]
+
+
+def assert_labels_one_size(page: Page, explorer: Locator, artifacts: Path, prefix: str) -> None:
+    """Switch every layer but the labels off and check that the labels have one glyph height on screen
+    (pythreejs sprites with ``sizeAttenuation=False``), whatever their depth."""
+    canvas = explorer.locator("canvas").first
+    for box in explorer.locator(".widget-checkbox").all():
+        label = box.inner_text().strip()
+        checkbox = box.locator("input[type=checkbox]").first
+        if checkbox.is_checked() != (label == "labels"):
+            checkbox.click()
+    page.wait_for_timeout(1500)
+    png = canvas.screenshot()
+    (artifacts / f"{prefix}-polytope3d-labels.png").write_bytes(png)
+    heights = label_heights(png)
+    assert len(heights) >= 8, f"found only {len(heights)} label blobs: {heights}"
+    assert max(heights) <= 1.35 * min(heights), f"label heights vary with depth: {sorted(heights)}"

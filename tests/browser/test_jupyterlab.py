@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from .jupyter_ui import check_frame_explorer, check_polytope_explorer, run_notebook, slider_by_keyboard
+from .jupyter_ui import (
+    assert_labels_one_size,
+    assert_table_scrolls_visibly,
+    check_frame_explorer,
+    check_polytope_explorer,
+    run_notebook,
+    slider_by_keyboard,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -17,4 +24,12 @@ def test_frame_explorer_slider_changes_plot_and_verdict(page, lab_server, artifa
 
 def test_polytope_explorer_canvas_renders_rotates_and_selects(page, lab_server, artifacts_dir):
     run_notebook(page, lab_server, "polytope_3d.ipynb", "lab", "RFNB-BROWSER-DONE-polytope3d", artifacts=artifacts_dir)
-    check_polytope_explorer(page, artifacts_dir, "lab")
+    check_polytope_explorer(page, artifacts_dir, "lab")  # also: the vertex menu shows "none", all 12 rows in view
+    # a 60-element frame: the table announces that it scrolls, keeps a scrollbar and scrolls to φ60
+    long_table = page.locator(".rfnb-polytope-explorer-3d.rfnb-test-long-table").first
+    long_table.scroll_into_view_if_needed()
+    assert_table_scrolls_visibly(long_table, artifacts_dir, "lab")
+    # the vertex labels have one size on screen at every depth (sprites without size attenuation)
+    explorer = page.locator(".rfnb-polytope-explorer-3d").first
+    explorer.scroll_into_view_if_needed()
+    assert_labels_one_size(page, explorer, artifacts_dir, "lab")

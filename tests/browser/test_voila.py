@@ -40,19 +40,54 @@ def test_playground_renders_and_slider_round_trips(page, voila_server, artifacts
     page.screenshot(path=str(artifacts_dir / "voila-playground-after.png"), full_page=True)
 
 
+#: text that only the notebook shows: check cells, exercises and solutions, the how-to-start paragraph
+NOT_FOR_THE_CLASS = (
+    "all checks passed",
+    "largest constant bias on the ball",
+    "polytope bias of every vertex",
+    "| ReLU-dual:",
+    "Exercise 12.",
+    "not yet answered",
+    "answer_12_",
+    "As an app",
+    "voila notebooks/12_playground.ipynb",
+    "voila-hide",
+    "Traceback",
+)
+
+
 def test_chain_playground_is_an_app_with_three_live_explorers(page, voila_chain_server, artifacts_dir):
-    """notebooks/12_playground as a class sees it in Voila: live widgets (not the static PNG fallback),
-    a non-blank WebGL canvas, every check cell passed."""
-    from .jupyter_ui import assert_canvas_nonblank
+    """notebooks/12_playground as a class sees it in Voila (with the repository's voila.json): live widgets
+    (not the static PNG fallback), a non-blank WebGL canvas, the explanations, and nothing of the checks,
+    the exercises or their solutions."""
+    from .jupyter_ui import (
+        assert_canvas_nonblank,
+        assert_menu_shows,
+        assert_picture_shown_at_full_size,
+        assert_table_rows_visible,
+    )
 
     page.goto(voila_chain_server.url("/"), wait_until="domcontentloaded", timeout=LOAD_TIMEOUT)
-    page.locator(".jp-OutputArea-output", has_text="12_playground: all checks passed").first.wait_for(timeout=RUN_TIMEOUT)
+    # Voila removes its spinner and shows the cells when every cell has run
+    page.locator("#rendered_cells").first.wait_for(state="visible", timeout=RUN_TIMEOUT)
+    page.locator("#loading").first.wait_for(state="detached", timeout=RUN_TIMEOUT)
     for css in (".rfnb-frame-explorer-2d", ".rfnb-polytope-explorer-3d", ".rfnb-reconstruction-playground"):
         page.locator(css).first.wait_for(timeout=LOAD_TIMEOUT)  # the widget's DOM, so not the fallback picture
-    assert page.locator(".rfnb-frame-explorer-2d .rfnb-verdict").first.inner_text().startswith("injective")
-    assert image_src(page.locator(".rfnb-frame-explorer-2d").first)
-    canvas = page.locator(".rfnb-polytope-explorer-3d canvas").first
+        assert page.locator(css).count() == 1, css  # the exercises' solutions (which make explorers) did not run
+    page.locator(".rfnb-reconstruction-playground .rfnb-report").first.wait_for(timeout=LOAD_TIMEOUT)
+    frame2d = page.locator(".rfnb-frame-explorer-2d").first
+    assert frame2d.locator(".rfnb-verdict").first.inner_text().startswith("injective")
+    assert image_src(frame2d)
+    assert_picture_shown_at_full_size(frame2d.locator(".widget-output img, .jupyter-widgets-output-area img").first)
+    explorer3d = page.locator(".rfnb-polytope-explorer-3d").first
+    canvas = explorer3d.locator("canvas").first
     (artifacts_dir / "voila-chain-playground-canvas.png").write_bytes(assert_canvas_nonblank(canvas))
+    assert_menu_shows(explorer3d.locator(".rfnb-vertex-menu select").first, "none")  # not an empty box
+    assert_table_rows_visible(explorer3d)  # all twelve elements of the icosahedron
+    text = page.locator("body").inner_text()
+    assert "What we saw" in text and "A polytope in space" in text  # the explanations stay
+    shown = [t for t in NOT_FOR_THE_CLASS if t in text]
+    assert not shown, f"the app shows what is not for the class: {shown}"
     assert page.locator(".jp-OutputArea-output", has_text="Traceback").count() == 0
     assert_no_widget_errors(page)
     page.screenshot(path=str(artifacts_dir / "voila-chain-playground.png"), full_page=True)
