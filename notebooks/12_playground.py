@@ -181,12 +181,15 @@ answer_12_1 = None  # a number
 
 # %% tags=["solution"] jupyter={"source_hidden": true}
 # The polytope bias on the sphere is a guarantee (Thm PBE); for a regular polygon it is also the
-# largest bias: just above it the explorer finds two points of the sphere with one output.
+# largest bias: just above it there are two points of the sphere with one output (what the explorer's
+# verdict shows when the offset passes it).
+from relu_frames_nb.viz.plane import boundary_points  # the points of the circle where active sets change
+
 pentagon = rf.zoo.get("pentagon")
 answer_12_1 = float(rf.polytope_bias(pentagon, rf.Sphere(2)).values.min())
-probe = FrameExplorer2D("pentagon", offset=answer_12_1, domain="sphere", resolution=RES)
-probe.offset.value = answer_12_1 + 0.01
-assert probe.verdict.status == "not injective"
+above = rf.ReLULayer(pentagon, answer_12_1 + 0.01)
+pair = rf.find_collision(above, rf.Sphere(2), points=boundary_points(above, rf.Sphere(2)))
+assert pair.found and np.allclose(above(pair.x), above(pair.y))
 print(f"largest constant bias on the sphere: {answer_12_1:.4f} = cos 72° = {np.cos(np.deg2rad(72)):.4f}")
 ex.solution("12.1")
 
@@ -205,11 +208,11 @@ feedback_12_1 = ex.nb12.check_12_1(answer_12_1)
 answer_12_2 = None  # (a number, a whole number)
 
 # %% tags=["solution"] jupyter={"source_hidden": true}
-# The explorer's table is the library's polytope bias, its star the facets at the chosen vertex.
-cube_explorer = PolytopeExplorer3D("cube", domain="sphere")
-cube_explorer.vertex.value = 0
-answer_12_2 = (float(cube_explorer.estimate.values[0]), len(cube_explorer.viewer.scene.star().facets))
-assert np.allclose(cube_explorer.estimate.values, answer_12_2[0])  # every vertex alike: the cube's symmetry
+# The explorer's table is the library's polytope bias, its vertex star the facets at the chosen vertex.
+cube = rf.zoo.get("cube")
+cube_bias = rf.polytope_bias(cube, rf.Sphere(3)).values
+answer_12_2 = (float(cube_bias[0]), len(rf.inscribing_polytope(cube).facets_of(0)))
+assert np.allclose(cube_bias, answer_12_2[0])  # every vertex alike: the cube's symmetry
 print(f"polytope bias of every vertex of the cube on the sphere: {answer_12_2[0]:.4f}; facets at a vertex: {answer_12_2[1]}")
 ex.solution("12.2")
 
