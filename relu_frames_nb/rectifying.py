@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from ._patterns import group_patterns, spans_rows
+from ._patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
+from ._progress import Progress
 from ._validation import as_count, as_nonnegative, as_points
 from .domains import Domain, as_domain
-from .errors import TooExpensiveError
+from .errors import InputError, TooExpensiveError
 from .frames import DEFAULT_RANK_TOL
 from .layer import ReLULayer, as_layer
 
@@ -49,6 +50,8 @@ def is_rectifying(
     tol: float = 0.0,
     full_spark: bool | None = None,
     return_bound: bool = False,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool | None = None,
 ):
     r"""Per point, whether the active sub-frame spans :math:`\mathbb{R}^n`.
 
@@ -63,15 +66,29 @@ def is_rectifying(
     full_spark : bool, optional
         Whether the frame is full spark. Then the test is a count, :math:`|I_x| \ge n`
         (Corollary on spark). By default the spark is computed when that is cheap;
-        otherwise the exact rank test is run once per distinct active pattern.
+        otherwise the exact rank test decides (see Notes).
     return_bound : bool, default False
         Also return the lower frame bound of each active sub-frame (smallest eigenvalue
         of :math:`\Phi^T \mathrm{diag}(1_{I_x}) \Phi`; 0 where it does not span).
+    max_memory : int, default 64 MiB
+        Bound in bytes of the working arrays: the points are processed in chunks of about
+        ``max_memory / (10 m)`` rows. The result does not depend on it.
+    progress : bool, optional
+        Show a progress bar on stderr (by default only when the run is expected to take more
+        than about 2 s and stderr is a terminal).
 
     Returns
     -------
     ok : ndarray of bool, shape (N,) (or a bool for one point)
     bound : ndarray, shape (N,) (or a float), only with ``return_bound=True``
+
+    Notes
+    -----
+    Without full spark, fewer than ``n`` active elements never span; most other points are
+    proven rectifying by a Gram matrix of about ``1.25 n`` of their active (unit) rows
+    (adding rows never lowers the smallest singular value, so this sub-frame spanning with a
+    wide margin proves the whole active sub-frame passes the rank test); the rest get the
+    exact rank test (an SVD, relative tolerance ``1e-10``), once per distinct active pattern.
 
     Examples
     --------
@@ -82,26 +99,63 @@ def is_rectifying(
     """
     layer = as_layer(layer)
     tol = as_nonnegative(tol, "tol")
+    max_memory = as_count(max_memory, "max_memory", minimum=1024)
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
+        raise InputError(f"progress must be True, False or None; got {progress!r}.")
     pts, single = as_points(X, layer.n, "X")
-    mask = layer.active_set(pts, tol=tol)
-    frame = layer.frame
-    if not return_bound and _full_spark(layer, full_spark):
-        ok = mask.sum(axis=1) >= layer.n
-        return bool(ok[0]) if single else ok
-    if pts.shape[0] == 0:
+    N = pts.shape[0]
+    if N == 0:
         empty = np.zeros(0, dtype=bool)
         return (empty, np.zeros(0)) if return_bound else empty
-    # one rank test per distinct active pattern (shared helpers of the reconstruction module)
-    first, inverse = group_patterns(mask)
-    phi = frame.vectors
-    ok_p = np.array([spans_rows(phi, np.flatnonzero(mask[r]), DEFAULT_RANK_TOL)[0] for r in first], dtype=bool)
-    ok = ok_p[inverse]
+    fs = not return_bound and _full_spark(layer, full_spark)
+    ok = np.zeros(N, dtype=bool)
+    bar = _bar(layer, N, fs, progress)
+    try:
+        for c0, ok_c in _rectifying_chunks(layer, pts, tol, fs, max_memory, bar):
+            ok[c0 : c0 + ok_c.size] = ok_c
+    finally:
+        bar.close()
     if return_bound:
         from .stability import active_lower_bound
 
         bound = np.where(ok, np.maximum(active_lower_bound(layer, pts, tol=tol), 0.0), 0.0)
         return (bool(ok[0]), float(bound[0])) if single else (ok, bound)
     return bool(ok[0]) if single else ok
+
+
+def _bar(layer: ReLULayer, N: int, full_spark: bool, progress: Any) -> Progress:
+    n, m = layer.n, layer.m
+    # rough cost: the coefficients, plus for the rank test one Gram matrix of ~n rows per point
+    work = N * m * n + (0 if full_spark else N * certificate_size(n, m) * n * n)
+    return Progress(progress, N, expected_seconds=work / 2e9, unit="points", desc="is_rectifying", leave=False)
+
+
+def _rectifying_chunks(layer: ReLULayer, pts: np.ndarray, tol: float, full_spark: bool, max_memory: int, bar: Progress):
+    """Yield ``(start, ok)`` for consecutive blocks of points, each within ``max_memory``."""
+    N, m, n = pts.shape[0], layer.m, layer.n
+    chunk = int(max(1, min(N, max_memory // (10 * m + 8 * n))))
+    phi = layer.frame.vectors
+    for c0 in range(0, N, chunk):
+        mask = layer.active_set(pts[c0 : c0 + chunk], tol=tol)
+        if full_spark:
+            ok = mask.sum(axis=1) >= n
+            bar.update(mask.shape[0])
+        else:
+            ok = spanning_mask(phi, mask, DEFAULT_RANK_TOL, max_memory=max_memory, progress=bar)
+        yield c0, ok
+
+
+def _is_rectifying_per_pattern(layer: ReLULayer, X: Any, *, tol: float = 0.0) -> np.ndarray:
+    """The reference implementation (one SVD per distinct active pattern, all points at once), for tests and benchmarks."""
+    layer = as_layer(layer)
+    pts, _ = as_points(X, layer.n, "X")
+    mask = layer.active_set(pts, tol=tol)
+    if pts.shape[0] == 0:
+        return np.zeros(0, dtype=bool)
+    first, inverse = group_patterns(mask)
+    phi = layer.frame.vectors
+    ok_p = np.array([spans_rows(phi, np.flatnonzero(mask[r]), DEFAULT_RANK_TOL)[0] for r in first], dtype=bool)
+    return ok_p[inverse]
 
 
 def in_maximal_domain(layer: ReLULayer, X: Any, *, max_bases: int = 200_000) -> np.ndarray:
@@ -141,6 +195,9 @@ class RectifyingCheck:
 
     ``kind`` is ``"exact"`` when the domain is a finite sample set (every point checked),
     else ``"sampled"`` (a failure is a proof of non-rectification; success is evidence only).
+    ``complete`` is False when the time limit stopped the check after ``n_checked`` of the
+    ``n_requested`` points (then an exact check is no longer exact: ``kind`` says
+    ``"partial"``).
     """
 
     rectifying: bool
@@ -148,11 +205,23 @@ class RectifyingCheck:
     n_failed: int
     kind: str
     failures: np.ndarray  # (k, n) some points where the test fails
+    complete: bool = True
+    n_requested: int = -1
+    seconds: float = 0.0
 
     @property
     def fraction(self) -> float:
         """Fraction of checked points where the frame is rectifying."""
         return 1.0 - self.n_failed / self.n_checked if self.n_checked else float("nan")
+
+    def describe(self) -> str:
+        """One sentence for people, saying how far the check got."""
+        where = f"{self.n_checked} of {self.n_requested} points" if not self.complete else f"all {self.n_checked} points"
+        head = f"not rectifying at {self.n_failed} of" if self.n_failed else "rectifying at"
+        text = f"{head} {where} checked"
+        if not self.complete:
+            text += f" (stopped by the time limit after {self.seconds:.1f} s: undetermined on the rest)"
+        return text
 
 
 def _probe_points(layer: ReLULayer, K: Domain, n_samples: int, seed: Any) -> np.ndarray:
@@ -169,17 +238,54 @@ def _probe_points(layer: ReLULayer, K: Domain, n_samples: int, seed: Any) -> np.
 
 
 def check_rectifying(
-    layer: ReLULayer, K: Any, *, n_samples: int = 100_000, seed: Any = 0, keep: int = 10
+    layer: ReLULayer,
+    K: Any,
+    *,
+    n_samples: int = 100_000,
+    seed: Any = 0,
+    keep: int = 10,
+    time_limit: float | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    progress: bool | None = None,
 ) -> RectifyingCheck:
-    """Test the alpha-rectifying property on a domain (all points of a finite set, else samples)."""
+    """Test the alpha-rectifying property on a domain (all points of a finite set, else samples).
+
+    With ``time_limit`` (seconds) the points are checked block by block until the limit is
+    reached; the result then says how far it got (``complete=False``, ``n_checked`` of
+    ``n_requested``): a failure found is still a proof of non-rectification, but "rectifying"
+    is only evidence on the points checked. ``max_memory`` bounds the working arrays
+    (see :func:`is_rectifying`).
+    """
+    import time
+
     layer = as_layer(layer)
     K = as_domain(K, layer.n)
     n_samples = as_count(n_samples, "n_samples")
+    max_memory = as_count(max_memory, "max_memory", minimum=1024)
+    if time_limit is not None:
+        time_limit = as_nonnegative(time_limit, "time_limit")
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
+        raise InputError(f"progress must be True, False or None; got {progress!r}.")
+    t0 = time.perf_counter()
     X = _probe_points(layer, K, n_samples, seed)
-    ok = is_rectifying(layer, X)
-    bad = X[~ok]
-    kind = "exact" if K.finite else "sampled"
-    return RectifyingCheck(bool(ok.all()), int(X.shape[0]), int(bad.shape[0]), kind, bad[:keep])
+    N = X.shape[0]
+    fs = _full_spark(layer, None)
+    done, n_bad, failures = 0, 0, []
+    bar = _bar(layer, N, fs, progress)
+    try:
+        for c0, ok in _rectifying_chunks(layer, X, 0.0, fs, max_memory, bar):
+            bad = X[c0 : c0 + ok.size][~ok]
+            n_bad += bad.shape[0]
+            failures.append(bad[: max(0, keep - sum(f.shape[0] for f in failures))])
+            done = c0 + ok.size
+            if time_limit is not None and done < N and time.perf_counter() - t0 > time_limit:
+                break
+    finally:
+        bar.close()
+    complete = done == N
+    kind = ("exact" if K.finite else "sampled") if complete else "partial"
+    fail = np.vstack(failures) if failures else np.zeros((0, layer.n))
+    return RectifyingCheck(n_bad == 0, done, n_bad, kind, fail, complete, N, time.perf_counter() - t0)
 
 
 # ---------------------------------------------------------------------------------
@@ -338,7 +444,7 @@ def find_collision(
     bad = X[~ok]
     if bad.shape[0]:
         # prefer points far from every switching hyperplane: more room for the construction
-        gaps = np.min(np.abs(bad @ layer.frame.vectors.T - layer.alpha) / layer.frame.norms, axis=1)
+        gaps = _hyperplane_gaps(layer, bad)
         gaps /= np.maximum(np.linalg.norm(bad, axis=1), 1.0)
         for x0 in bad[np.argsort(-gaps)][: as_count(max_tries, "max_tries")]:
             for method, y1, y2 in _candidates(layer, x0):
@@ -347,12 +453,50 @@ def find_collision(
     return Collision(False, None, None, None, "sampled", X.shape[0])
 
 
+def _point_chunk(layer: ReLULayer, max_memory: int | None = None) -> int:
+    """Points per block so that a few ``(block, m)`` float arrays stay within ``max_memory``."""
+    return int(max(1, (max_memory or DEFAULT_MAX_MEMORY) // (24 * layer.m)))
+
+
+def _hyperplane_gaps(layer: ReLULayer, X: np.ndarray) -> np.ndarray:
+    """Per point, the distance to the nearest switching hyperplane (in blocks of rows)."""
+    out = np.empty(X.shape[0])
+    step = _point_chunk(layer)
+    for c0 in range(0, X.shape[0], step):
+        pre = X[c0 : c0 + step] @ layer.frame.vectors.T - layer.alpha
+        out[c0 : c0 + step] = np.min(np.abs(pre) / layer.frame.norms, axis=1)
+    return out
+
+
+def _output_keys(layer: ReLULayer, X: np.ndarray, tol: float) -> np.ndarray:
+    """One key per point, equal for points whose outputs agree after rounding to ``tol`` times the scale.
+
+    Small outputs (``N m`` within one block) give the rounded output rows themselves; larger
+    ones a 64-bit hash of them, computed block by block (equal rows have equal hashes; a hash
+    collision is harmless, every pair is verified).
+    """
+    N = X.shape[0]
+    step = _point_chunk(layer)
+    scale = 1.0
+    for c0 in range(0, N, step):
+        Z = layer(X[c0 : c0 + step])
+        if Z.size:
+            scale = max(scale, float(np.max(np.abs(Z))))
+    q = max(tol * scale, 1e-300)
+    if N <= step:
+        return np.round(layer(X) / q).astype(np.int64)
+    mult = np.random.default_rng(0).integers(1, 2**62, size=layer.m, dtype=np.int64) | 1
+    keys = np.empty(N, dtype=np.int64)
+    with np.errstate(over="ignore"):
+        for c0 in range(0, N, step):
+            R = np.round(layer(X[c0 : c0 + step]) / q).astype(np.int64)
+            keys[c0 : c0 + step] = R @ mult  # wraps modulo 2^64
+    return keys
+
+
 def _equal_output_pair(layer, X, K, tol):
     """Two distinct rows of X with equal outputs (exact grouping on rounded outputs)."""
-    Z = layer(X)
-    scale = max(1.0, float(np.max(np.abs(Z)))) if Z.size else 1.0
-    q = max(tol * scale, 1e-300)
-    keys = np.round(Z / q).astype(np.int64) if q > 0 else Z
+    keys = _output_keys(layer, X, tol)
     _, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
     inverse = inverse.reshape(-1)
     for g in np.flatnonzero(counts > 1):

@@ -324,8 +324,10 @@ def _run(
     kept: list[np.ndarray] = []
     if init_points is not None:
         n_init = init_points.shape[0]
-        rows, M = eng.masked(init_points)
-        eng.commit(init_points, rows, M, None)
+        for i0 in range(0, n_init, chunk):  # in chunks: m initial points would make an m x m block
+            Xi = init_points[i0 : i0 + chunk]
+            rows, M = eng.masked(Xi)
+            eng.commit(Xi, rows, M, None)
         if keep_points:
             kept.append(init_points)
     snaps: list[np.ndarray] = []
