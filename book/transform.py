@@ -1,4 +1,4 @@
-"""Build-time transform of the notebook chain into the book's sources (run by ``book/build.py``).
+r"""Build-time transform of the notebook chain into the book's sources (run by ``book/build.py``).
 
 The notebooks in ``notebooks/`` stay as they are (readable in JupyterLab); the book reads
 *copies* written by :func:`transform_chain` into ``book/notebooks/`` (gitignored), in which
@@ -17,6 +17,7 @@ The notebooks in ``notebooks/`` stay as they are (readable in JupyterLab); the b
   follow it are wrapped in a gated ``{solution-start}``/``{solution-end}`` pair with
   ``:class: dropdown`` (hidden until the reader opens it); ``answer`` and ``check`` cells stay
   plain code cells with their stored outputs;
+* ``|`` inside inline math in a table row is written ``\vert`` (the row would split there);
 * the saved widget state (notebook metadata) is dropped: the book shows each widget's static
   PNG and links to the live notebook through its launch buttons.
 
@@ -204,6 +205,28 @@ def link_inline_tags(text: str, items: dict[str, Item], local: dict[str, str]) -
     return _outside_fences(text, lambda chunk: INLINE_TAG.sub(repl, chunk))
 
 
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(?P<tex>[^$\n]+?)(?<!\\)\$")
+
+
+def protect_table_math(text: str) -> str:
+    r"""In table rows, write ``|`` inside inline math as ``\vert`` (``\|`` as ``\Vert``).
+
+    A table row is split at every ``|`` before the math is parsed, so ``$|I_x| \ge n$`` in a
+    table cell would break the row and leave raw TeX on the page (JupyterLab protects the math
+    first and shows it right; the book must too).
+    """
+
+    def fix(m: re.Match) -> str:
+        tex = m.group("tex").replace("\\|", "\\Vert{}").replace("|", "\\vert{}")
+        return f"${tex}$"
+
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        if line.lstrip().startswith("|") and "$" in line:
+            lines[k] = _INLINE_MATH.sub(fix, line)
+    return "\n".join(lines)
+
+
 def _outside_fences(text: str, fn) -> str:
     """Apply ``fn`` to the parts of ``text`` that are not inside fenced code blocks."""
     out, chunk, fence = [], [], None
@@ -323,6 +346,13 @@ def exercise_label(source: str, notebook: str, serial: int) -> str:
     return f"exercise-{notebook[:2]}-{serial}"
 
 
+def _new_markdown(source: str, cell_id: str):
+    """A markdown cell with a fixed id (random ids would make every build rewrite the copy)."""
+    cell = nbformat.v4.new_markdown_cell(source)
+    cell["id"] = cell_id
+    return cell
+
+
 def transform_notebook(nb, name: str, items: dict[str, Item], occurrences: dict[tuple[int, int], Item]):
     """A transformed copy of one notebook of the chain (the input is not modified)."""
     nb = copy.deepcopy(nb)
@@ -340,7 +370,7 @@ def transform_notebook(nb, name: str, items: dict[str, Item], occurrences: dict[
     for k, cell in enumerate(nb.cells):
         tags = _tags(cell)
         if in_solution and "solution" not in tags:
-            cells.append(nbformat.v4.new_markdown_cell(":::{solution-end}\n:::"))
+            cells.append(_new_markdown(":::{solution-end}\n:::", f"solution-end-{k}"))
             in_solution = False
         if cell.cell_type == "markdown":
             if "exercise" in tags:
@@ -349,21 +379,22 @@ def transform_notebook(nb, name: str, items: dict[str, Item], occurrences: dict[
                 cell.source = exercise_box(link_inline_tags(cell.source, items, local), exercise)
             else:
                 cell.source = transform_markdown(cell.source, per_cell.get(k, {}), items, local)
+            cell.source = _outside_fences(cell.source, protect_table_math)
         elif cell.cell_type == "code":
             if "solution" in tags and exercise is not None and not in_solution:
                 solution = exercise.replace("exercise-", "solution-", 1)
                 start = f":::{{solution-start}} {exercise}\n:label: {solution}\n:class: dropdown\n:::"
-                cells.append(nbformat.v4.new_markdown_cell(start))
+                cells.append(_new_markdown(start, f"solution-start-{k}"))
                 in_solution = True
             for out in cell.get("outputs", []):
                 data = out.get("data", {})
                 if "text/markdown" in data:
                     md = data["text/markdown"]
                     md = "".join(md) if isinstance(md, list) else md
-                    data["text/markdown"] = link_inline_tags(md, items, local)
+                    data["text/markdown"] = _outside_fences(link_inline_tags(md, items, local), protect_table_math)
         cells.append(cell)
     if in_solution:
-        cells.append(nbformat.v4.new_markdown_cell(":::{solution-end}\n:::"))
+        cells.append(_new_markdown(":::{solution-end}\n:::", "solution-end-last"))
     nb.cells = cells
     nb.metadata.pop("widgets", None)
     return nb

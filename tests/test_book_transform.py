@@ -287,3 +287,12 @@ def test_the_transformed_sources_build_without_warnings(tmp_path):
     assert 'class="exercise admonition" id="exercise-3-1"' in html
     assert re.search(r'class="solution dropdown admonition" id="solution-3-1"', html)
     assert "tag_solution" in html.split('id="solution-3-1"')[1].split("tag_check")[0]  # the code sits in the toggle
+
+
+def test_pipes_inside_math_in_a_table_row_do_not_split_the_row():
+    row = r"| `[cor:spark]` | a count $|I_x^\alpha| \ge n$, a norm $\|x\|$ | $a$ |"
+    expected = r"| `[cor:spark]` | a count $\vert{}I_x^\alpha\vert{} \ge n$, a norm $\Vert{}x\Vert{}$ | $a$ |"
+    assert tf.protect_table_math(row) == expected
+    assert tf.protect_table_math(r"prose $|x|$ is left alone") == r"prose $|x|$ is left alone"
+    out = _run({"03_x": _nb(new_markdown_cell("| a |\n|---|\n| $|x|$ |\n\n```\n| $|x|$ |\n```"))})["03_x"]
+    assert out.cells[0].source == "| a |\n|---|\n| $\\vert{}x\\vert{}$ |\n\n```\n| $|x|$ |\n```"

@@ -145,12 +145,6 @@ def test_student_notebook_runs_and_every_check_says_not_yet_answered(edition, na
     _assert_student_checks(nb, name)
 
 
-def test_every_notebook_with_exercises_is_run_above():
-    # the parametrization is computed from the notebooks themselves: none is left out
-    assert EXERCISE_NOTEBOOKS == [p.stem for p in _chain() if _has_exercises(p)]
-    print(f"student edition run for {len(EXERCISE_NOTEBOOKS)} notebooks: {', '.join(EXERCISE_NOTEBOOKS) or 'none yet'}")
-
-
 # ---------------------------------------------------------------------------------------------
 # a synthetic chain: the same path, independent of today's notebooks
 # ---------------------------------------------------------------------------------------------
