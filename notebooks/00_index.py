@@ -47,10 +47,12 @@ from pathlib import Path
 
 import numpy as np
 from IPython.display import Markdown, display
+from matplotlib import patheffects
 from matplotlib.figure import Figure
+from scipy.optimize import linprog
 
 import relu_frames_nb as rf
-from relu_frames_nb.viz import plane
+from relu_frames_nb.viz import palette, plane
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 11
@@ -206,7 +208,10 @@ print(L, "| α =", L.alpha)
 # At each $x$ the **active** rows are those with $\langle x, \phi_i\rangle \ge \alpha_i$. Where they do
 # not span $\mathbb{R}^2$, a step along the missing direction leaves the output unchanged: the library
 # builds such a pair and verifies it. Here it finds one, so the layer is **not** injective on
-# $\mathbb{B}$ — a proof, not an estimate.
+# $\mathbb{B}$ — a proof, not an estimate. `rf.decide` gives the verdict in one line; what its fast tests
+# leave open it settles with the exact verdict `rf.exact_verdict` (a mixed-integer certificate or a verified
+# pair), which closes the gap the paper's methods leave — sampling can over-estimate in high dimension,
+# and the polytope bias is only sufficient ([06_sampling](06_sampling.ipynb), section 5).
 
 # %%
 check = rf.check_rectifying(L, K, n_samples=N)
@@ -217,6 +222,10 @@ assert K.contains(pair.x) and K.contains(pair.y) and not np.allclose(pair.x, pai
 print(f"the active rows fail to span at {check.n_failed} of {check.n_checked} sample points of the ball")
 print("two inputs, one output:", pair.x.round(3), pair.y.round(3), "->", L(pair.x).round(3))
 print(rf.decide(L, K).text)
+exact = rf.exact_verdict(L, K)
+assert exact.status == "not injective" and exact.pair is not None
+np.testing.assert_allclose(L(exact.pair[0]), L(exact.pair[1]), rtol=1e-9, atol=1e-12)
+print(f"exact verdict: {exact.status} (method {exact.method})")
 
 # %% [markdown]
 # ### 3. How large may the bias be?
@@ -272,6 +281,25 @@ print(f"all {N} samples recovered exactly from their outputs")
 # bias is attained.
 
 # %%
+def label_vectors(ax, frame, radius=1.18, min_gap=np.radians(18)):
+    """Label the arrows phi_i just outside the unit circle, spreading the labels of nearly parallel rows apart."""
+    angle = np.arctan2(frame.vectors[:, 1], frame.vectors[:, 0])
+    order = np.argsort(angle)
+    pos = angle[order]
+    for _ in range(200):  # push neighbours on the circle apart until every gap is at least min_gap
+        gaps = (np.roll(pos, -1) - pos) % (2 * np.pi)
+        k = int(np.argmin(gaps))
+        if gaps[k] >= min_gap - 1e-9:
+            break
+        shift = (min_gap - gaps[k]) / 2
+        pos[k] -= shift
+        pos[(k + 1) % len(pos)] += shift
+    return [ax.text(radius * np.cos(t), radius * np.sin(t), rf"$\phi_{{{i + 1}}}$", ha="center", va="center",
+                    fontsize=11, color=palette.element_color(i), zorder=20,
+                    path_effects=[patheffects.withStroke(linewidth=3, foreground="white")])
+            for t, i in zip(pos, order)]  # fmt: skip
+
+
 fig = Figure(figsize=(9.0, 4.4), layout="constrained")
 ax0, ax1 = fig.subplots(1, 2)
 box = plane.default_extent(K, margin=0.3)
@@ -281,19 +309,39 @@ for ax, layer, title in panels:
     plane.draw_maximal_domain(ax, layer, domain=K, extent=box)
     plane.draw_halfspaces(ax, layer, extent=box, shade=False)
     plane.draw_domain(ax, K)
-    plane.draw_frame_vectors(ax, layer.frame)
+    plane.draw_frame_vectors(ax, layer.frame, labels=False)
+    label_vectors(ax, layer.frame)
     ax.set_title(title, fontsize=11)
 plane.draw_collision(ax0, pair, layer=L)
 plane.draw_polytope_minima(ax1, pbe)
 fig
 
 # %% [markdown]
+# Check of the picture: in each panel the labels $\phi_1, \dots, \phi_6$ are all there and no two of them
+# overlap (rows 4 and 6 point in almost the same direction, so their labels had to be moved apart).
+
+# %%
+fig.draw_without_rendering()
+for ax in (ax0, ax1):
+    labels = [t for t in ax.texts if t.get_text().startswith("$\\phi_")]
+    assert sorted(t.get_text() for t in labels) == sorted(rf"$\phi_{{{i + 1}}}$" for i in range(L.m))
+    boxes = [t.get_window_extent() for t in labels]
+    overlaps = [(a.get_text(), b.get_text()) for k, (a, p) in enumerate(zip(labels, boxes))
+                for b, q in zip(labels[k + 1:], boxes[k + 1:]) if p.overlaps(q)]  # fmt: skip
+    assert not overlaps, overlaps
+gap46 = np.degrees(np.arccos(np.clip(L.frame.vectors[3] @ L.frame.vectors[5], -1, 1)))
+print(f"{L.m} labels per panel, none overlapping (φ4 and φ6 are {gap46:.1f}° apart)")
+
+# %% [markdown]
 # ## Errata: where the printed paper is corrected
 #
 # Each of these is shown in its notebook under a heading "Erratum": the printed statement, a
-# counterexample that a cell checks, and the corrected statement that the library uses. The table is
-# printed from the list below, and the cell after it checks that every notebook named carries the
-# erratum.
+# counterexample that a cell checks, and the corrected statement that the library uses. One row is not
+# an error but a test that cannot be run as printed: App. B's omnidirectionality test is correct read
+# literally (a minimum that is *attained* on $c > 0$ has value 0, so $Dc = 0$ with $c > 0$), but the
+# infimum is 0 for every frame, so a solver cannot tell attained from approached; the kit decides it with
+# an LP. The table is printed from the list below, and the cell after it checks that every notebook named
+# carries the item under a heading with those words, and checks the App. B row here.
 
 # %%
 # (what the paper prints, what holds, notebook, words of the erratum's heading there)
@@ -306,8 +354,9 @@ ERRATA = [
      "the set $K_2$"),
     ("App. B completion: weights 1/(1+s), s/(1+s) sum to 1", "they sum to (m+s)/(1+s); use 1/(m+s), s/(m+s)",
      "07_polytope_bias", "the weights"),
-    ("App. B: omnidirectional iff min ‖Dc‖, c > 0, has a solution", "every frame passes; an LP with a margin decides",
-     "07_polytope_bias", "the omnidirectionality test"),
+    ("App. B: omnidirectional iff min ‖Dc‖, c > 0, has a solution",
+     "correct as stated when the minimum is attained; not computable as posed (the infimum is 0 for every frame); "
+     "the kit uses the LP max t s.t. Dc = 0, Σc = 1, c ≥ t", "07_polytope_bias", "the omnidirectionality test"),
     ("ball/donut: r⁻¹ min{s, α_S}", "r·a if a = (α_S)_i < 0, else s·a", "07_polytope_bias", "the ball and the donut"),
     ("(v): the scaled frame sΦ is (sα_Φ)-rectifying outside B_s", "Φ itself; the printed reading holds only for s ≥ 1",
      "07_polytope_bias", "the exterior of a ball"),
@@ -328,10 +377,34 @@ display(Markdown("| printed | what holds | notebook |\n|---|---|---|\n" + "\n".j
     for printed, right, nb, _ in ERRATA)))
 
 # %%
-headings = {nb: [ln for ln in source_text(nb).splitlines() if "### Erratum" in ln]
+NOT_AN_ERROR = {"the omnidirectionality test"}  # correct as stated, not computable as posed
+headings = {nb: [ln for ln in source_text(nb).splitlines() if "### " in ln]
             for nb in {nb for *_, nb, _ in ERRATA}}
-absent = [(nb, words) for *_, nb, words in ERRATA if not any(words in h for h in headings[nb])]
+absent = [(nb, words) for *_, nb, words in ERRATA
+          if not any(words in h and (words in NOT_AN_ERROR or "Erratum" in h) for h in headings[nb])]  # fmt: skip
 assert not absent, f"errata the index names but the notebooks do not show: {absent}"
+
+
+def lp_margin(frame):
+    """max t s.t. D c = 0, sum(c) = 1, c >= t (variables c_1..c_m, t): t > 0 iff some c > 0 has D c = 0."""
+    m = frame.m
+    A_eq = np.vstack([np.column_stack([frame.vectors.T, np.zeros(frame.n)]), np.append(np.ones(m), 0.0)])
+    res = linprog(np.append(np.zeros(m), -1.0), A_ub=np.column_stack([-np.eye(m), np.ones(m)]), b_ub=np.zeros(m),
+                  A_eq=A_eq, b_eq=np.append(np.zeros(frame.n), 1.0), bounds=[(None, None)] * (m + 1), method="highs")
+    return -res.fun, res.x[:m]  # fmt: skip
+
+
+omni_frames = {"pentagon": rf.zoo.regular_polygon(5), "three rows in a half-plane": rf.Frame(
+    [[1.0, 0.0], [0.0, 1.0], [-1.0, 0.2]])}  # fmt: skip
+for name, Fr in omni_frames.items():
+    D = Fr.vectors.T
+    assert np.linalg.norm(D @ (1e-12 * np.ones(Fr.m))) < 1e-11  # the printed infimum is 0 for every frame
+    t_star, c = lp_margin(Fr)
+    omni = rf.is_omnidirectional(Fr)  # the library's default test (convex hull)
+    assert (t_star > 1e-9) == omni, name  # the LP decides what the printed program cannot
+    if omni:  # read literally, the printed test is right: the minimum 0 is attained at c > 0
+        assert np.all(c > 0) and np.linalg.norm(D @ c) < 1e-12
+    print(f"{name}: LP margin t* = {t_star:.3f}, omnidirectional: {omni}")
 print(f"{len(ERRATA)} errata, each shown in the notebook named")
 
 # %% [markdown]
