@@ -43,6 +43,8 @@ import numpy as np
 import relu_frames_nb as rf
 from relu_frames_nb.viz import plane
 
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
+
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240101
 N = 200_000 if FULL else 20_000  # samples for checks "on the domain"
@@ -238,6 +240,78 @@ print(f"monotone in the bias ({TRIALS} random layers) and in the domain ({len(su
 #   $\alpha$-rectifying on $K$ when they span at every point of $K$ — a rank test, not a count.
 # * A basis is rectifying exactly on the intersection of its half-spaces (Figure 1).
 # * Shrinking the domain or lowering the bias never destroys the property.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb01.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 1.1 — Recover an input from its coefficients
+#
+# The frame `ex.nb01.frame_1_1()` has the four rows $(2, 0, 1)$, $(0, 1, -1)$, $(1, 1, 0)$, $(-1, 2, 1)$.
+# An unknown $x \in \mathbb{R}^3$ has the coefficients $Cx = c = (3, -3, -\tfrac12, -\tfrac12)$
+# (`ex.nb01.COEFFICIENTS_1_1`). Find $x$ from the frame and $c$ alone (section 1 says how), and set
+# `answer_1_1` to it.
+
+# %% tags=["answer"]
+answer_1_1 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+F11 = ex.nb01.frame_1_1()
+c11 = np.array(ex.nb01.COEFFICIENTS_1_1)
+answer_1_1 = F11.canonical_dual().synthesis(c11)  # D~ c = D~ C x = x
+print("x =", answer_1_1, "| C x =", F11.analysis(answer_1_1))
+ex.solution("1.1")
+
+# %% tags=["check"]
+ex.nb01.check_1_1(answer_1_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 1.2 — Which neurons fire?
+#
+# A PyTorch layer `torch.nn.Linear(2, 4)` followed by `ReLU` has the weight
+# `ex.nb01.W_1_2` $= \big((1, 2), (-1.5, 0.5), (0.5, -1), (2, 1)\big)$ and the bias
+# `ex.nb01.B_1_2` $= (0.3, -0.2, 0.1, -1)$. Which of its rows are active (in the sense of section 3) at
+# $x = (0.4, -0.1)$ (`ex.nb01.X_1_2`)? Set `answer_1_2` to the list of their indices, counted from 0
+# as in code. Mind the sign convention of section 2. Do the active rows span $\mathbb{R}^2$?
+
+# %% tags=["answer"]
+answer_1_2 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+L12 = rf.ReLULayer.from_weights(np.array(ex.nb01.W_1_2), np.array(ex.nb01.B_1_2))  # alpha = -b
+x12 = np.array(ex.nb01.X_1_2)
+answer_1_2 = np.flatnonzero(L12.active_set(x12)).tolist()
+print("coefficients", L12.frame.analysis(x12), "vs alpha", L12.alpha, "-> active rows", answer_1_2,
+      "| rectifying at x:", bool(rf.is_rectifying(L12, x12)))  # fmt: skip
+ex.solution("1.2")
+
+# %% tags=["check"]
+ex.nb01.check_1_2(answer_1_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 1.3 — A point that is not rectifying
+#
+# The layer `ex.nb01.layer_1_3()` has unit rows at $0^\circ, 80^\circ, 170^\circ, 250^\circ$ and the bias
+# $\alpha = (-0.2, 0.1, -0.3, 0.25)$. Find a point $x$ of the closed unit ball at which its active rows
+# do not span $\mathbb{R}^2$ (by [02_injectivity](02_injectivity.ipynb) the layer then loses information
+# near $x$), and set `answer_1_3` to it.
+
+# %% tags=["answer"]
+answer_1_3 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+L13 = ex.nb01.layer_1_3()
+chk13 = rf.check_rectifying(L13, rf.Ball(2), n_samples=2000, seed=SEED)
+answer_1_3 = chk13.failures[0]
+print(f"{chk13.n_failed} of {chk13.n_checked} samples fail; at x = {answer_1_3} the active rows are",
+      np.flatnonzero(L13.active_set(answer_1_3)).tolist())  # fmt: skip
+ex.solution("1.3")
+
+# %% tags=["check"]
+ex.nb01.check_1_3(answer_1_3)
 
 # %%
 print("01_frames_and_relu_layers: all checks passed")
