@@ -43,6 +43,8 @@ from matplotlib.figure import Figure
 import relu_frames_nb as rf
 from relu_frames_nb.viz import plane
 
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
+
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240102
 N = 200_000 if FULL else 20_000  # samples for checks "on the domain"
@@ -196,6 +198,11 @@ figw
 # convex, fails it — for $x = e_1$ and $y = -e_1$ the printed point is
 # $(1-\lambda)e_1 + \lambda e_1 = e_1$, on the boundary for every $\lambda$. With the plus sign, every
 # point strictly inside a chord of the ball has norm $< 1$, which is what the proof uses.
+#
+# Check: the printed point stays on the circle; for chords whose **endpoints lie on the circle** (the
+# hard case: endpoints inside the ball would make "strictly inside" trivial) every point with
+# $0 < \lambda < 1$ has norm $< 1$. The same test fails, as it must, for a convex set that is not
+# strictly convex: the square $[-1, 1]^2$, with chords along one of its edges.
 
 # %%
 x, y = np.array([1.0, 0.0]), np.array([-1.0, 0.0])
@@ -205,10 +212,20 @@ np.testing.assert_allclose(np.linalg.norm(printed, axis=1), 1.0)  # always on th
 corrected = (1 - lam) * x + lam * y
 assert np.all(np.linalg.norm(corrected, axis=1) < 1.0)
 
-P, Q = rf.Ball(2).sample(N, seed=1), rf.Ball(2).sample(N, seed=2)  # random chords of the closed ball
-mid = (1 - lam[::10, None]) * P + lam[::10, None] * Q
-assert np.all(np.linalg.norm(mid, axis=-1) < 1.0)  # the + version: strictly inside
-print("printed (1-λ)x - λy at x = e1, y = -e1 stays at norm 1; the segment (1-λ)x + λy has norm < 1")
+P, Q = rf.Sphere(2).sample(N, seed=1), rf.Sphere(2).sample(N, seed=2)  # chords with both ends on the circle
+Q[:100] = P[:100] @ np.array([[np.cos(1e-3), np.sin(1e-3)], [-np.sin(1e-3), np.cos(1e-3)]])  # and very short ones
+assert np.all(np.linalg.norm(P - Q, axis=1) > 0)  # x != y
+lam_c = lam[::10, None]
+inner = (1 - lam_c) * P + lam_c * Q
+norms = np.linalg.norm(inner, axis=-1)
+assert np.all(norms < 1.0)  # the + version: strictly inside the ball
+
+u = rng.uniform(-1.0, 1.0, size=(2, N))  # the square [-1, 1]^2: both ends on its right edge
+Ps, Qs = np.column_stack([np.ones(N), u[0]]), np.column_stack([np.ones(N), u[1]])
+inner_sq = (1 - lam_c) * Ps + lam_c * Qs
+assert not np.any(np.max(np.abs(inner_sq), axis=-1) < 1.0)  # the square: chords stay on its boundary
+print("printed (1-λ)x - λy at x = e1, y = -e1 stays at norm 1; on chords of the circle (1-λ)x + λy has norm"
+      f" ≤ 1 - {1 - norms.max():.1e}; the square fails the test")
 
 # %% [markdown]
 # ## 3. Why the shape of the domain matters
@@ -318,6 +335,91 @@ print("pentagon, α = 0.1: injective on the donut D_{1,1/2}, on the sphere and o
 #   makes even the closed ball fail the definition.
 # * Injectivity transfers to any subset of an open or convex set of rectifying points — spheres,
 #   donuts and data sets.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb02.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 2.1 — A colliding pair
+#
+# The layer `ex.nb02.layer_2_1()` has unit rows at $172^\circ, -160^\circ, -100^\circ, 52^\circ, 128^\circ$ and
+# the bias $\alpha = (-0.44, -0.47, -0.32, -0.18, -0.38)$. It is rectifying at all but a fraction of a
+# percent of the unit ball. Find two different points of the closed unit ball with the same output,
+# and set `answer_2_1` to the pair `(x, y)`.
+
+# %% tags=["answer"]
+answer_2_1 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+L21 = ex.nb02.layer_2_1()
+chk21 = rf.check_rectifying(L21, rf.Ball(2), n_samples=N, seed=SEED)
+pair21 = rf.find_collision(L21, rf.Ball(2), points=chk21.failures)  # Injectivity II, constructively
+answer_2_1 = (pair21.x, pair21.y)
+print(f"{chk21.n_failed} of {chk21.n_checked} samples fail; x = {fmt(pair21.x)}, y = {fmt(pair21.y)},"
+      f" output {fmt(pair21.output)}")  # fmt: skip
+ex.solution("2.1")
+
+# %% tags=["check"]
+ex.nb02.check_2_1(answer_2_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 2.2 — The smallest donut
+#
+# The layer `ex.nb02.layer_2_2()` has unit rows at $0^\circ, 55^\circ, 120^\circ, 185^\circ, 240^\circ, 300^\circ$
+# and the positive bias $\alpha = (0.2, 0.15, 0.25, 0.1, 0.2, 0.3)$, so nothing is active at the origin.
+# Find the smallest $s$ for which the layer is $\alpha$-rectifying on the donut
+# $\mathbb{D}_{1,s} = \{s \le \|x\| \le 1\}$, rounded *up* to three decimals, and set `answer_2_2` to it.
+# (By the corollary of section 4 the layer is then injective on every donut $\mathbb{D}_{1,s'}$ with
+# $s' > s$.) Hint: with $\alpha \ge 0$ a rectifying point stays rectifying when it moves away from the
+# origin (Prop. "K" in [04_maximal_domain](04_maximal_domain.ipynb)), so only the inner circle matters.
+
+# %% tags=["answer"]
+answer_2_2 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+L22 = ex.nb02.layer_2_2()
+theta = np.linspace(0.0, 2 * np.pi, 20_000, endpoint=False)
+circle = np.column_stack([np.cos(theta), np.sin(theta)])
+lo, hi = 0.0, 1.0  # bisection: is the circle of radius s rectifying?
+while hi - lo > 1e-5:
+    mid = (lo + hi) / 2
+    lo, hi = (lo, mid) if np.all(rf.is_rectifying(L22, mid * circle)) else (mid, hi)
+answer_2_2 = np.ceil(hi * 1000) / 1000
+assert rf.check_rectifying(L22, rf.Shell(2, answer_2_2, 1.0), n_samples=N, seed=SEED).rectifying
+print(f"inner circle rectifying from s ≈ {hi:.5f}; answer {answer_2_2}")
+ex.solution("2.2")
+
+# %% tags=["check"]
+ex.nb02.check_2_2(answer_2_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 2.3 — Three verdicts
+#
+# `ex.nb02.layers_2_3()` returns three layers with their domains: (a) the triangle frame with
+# $\alpha = -\tfrac12$ on $\mathbb{B}$, (b) the triangle frame with $\alpha = (-\tfrac12, -\tfrac12, -0.49)$ on
+# $\mathbb{B}$, (c) the $\pm$ basis turned by $45^\circ$ with $\alpha = -0.1$ on the ball of radius 2. Decide
+# for each whether it is injective on its domain (`rf.decide` gives a verdict with its reason), explain
+# each verdict in a sentence, and set `answer_2_3` to the three verdicts as booleans (True = injective).
+
+# %% tags=["answer"]
+answer_2_3 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+answer_2_3 = []
+for name, (layer, K) in ex.nb02.layers_2_3().items():
+    v = rf.decide(layer, K)
+    answer_2_3.append(v.status == "injective")
+    print(f"({name}) {v.status} [{v.method}]")
+# (a) -1/2 is the triangle's largest bias on the ball (Example "mb"): rectifying, hence injective (the ball is convex).
+# (b) alpha_3 = -0.49 switches phi_3 off just past phi_1 on the circle (turned towards phi_3); only phi_1 is left.
+# (c) of each pair +-phi one has a coefficient >= 0 > -0.1, so two orthogonal rows are active everywhere.
+ex.solution("2.3")
+
+# %% tags=["check"]
+ex.nb02.check_2_3(answer_2_3)
 
 # %%
 print("02_injectivity: all checks passed")

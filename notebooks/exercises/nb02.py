@@ -1,0 +1,211 @@
+"""Checkers of the exercises of ``02_injectivity``.
+
+2.1 two points of the unit ball with the same output (a colliding pair);
+2.2 the smallest donut on which a layer with positive biases is rectifying;
+2.3 three layers, three verdicts (``rf.decide``).
+
+The planar geometry used by the checkers is exact: a point ``p`` lies in the closure of the
+set of non-rectifying points iff one of the open cells of the line arrangement
+``<x, phi_i> = alpha_i`` next to ``p`` has an active set that does not span. The cells next to
+``p`` are read off the directions around ``p`` (:func:`nonspanning_direction`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import relu_frames_nb as rf
+
+from . import report
+
+__all__ = ["layer_2_1", "layer_2_2", "layers_2_3", "check_2_1", "check_2_2", "check_2_3", "nonspanning_direction"]
+
+
+def _vec(v) -> str:
+    return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
+
+
+def _set(ix) -> str:
+    return "{" + ", ".join(str(int(i)) for i in ix) + "}"
+
+
+def _unit_rows(degrees) -> np.ndarray:
+    t = np.radians(np.asarray(degrees, dtype=float))
+    return np.column_stack([np.cos(t), np.sin(t)])
+
+
+# ---------------------------------------------------------------------------------------------
+# exact planar geometry (shared with nb04)
+# ---------------------------------------------------------------------------------------------
+
+
+def nonspanning_direction(layer: rf.ReLULayer, p, tol: float = 1e-9):
+    """A unit direction ``d`` with ``p + t d`` non-rectifying for all small ``t > 0``, or None.
+
+    None means that ``p`` is not in the closure of the non-rectifying points. Lines through
+    ``p`` split the directions into open arcs; on each arc the active set just beside ``p`` is
+    constant, so one direction per arc decides.
+    """
+    phi, a = layer.frame.vectors, layer.alpha
+    p = np.asarray(p, dtype=float)
+    g = phi @ p - a
+    through = np.abs(g) <= tol * max(1.0, float(np.max(np.abs(a))), float(np.linalg.norm(p)))
+    if through.any():
+        normals = np.arctan2(phi[through, 1], phi[through, 0])
+        crit = np.sort(np.mod(np.concatenate([normals + np.pi / 2, normals - np.pi / 2]), 2 * np.pi))
+        gaps = np.diff(np.append(crit, crit[0] + 2 * np.pi))
+        mids = crit + gaps / 2
+    else:
+        mids = np.array([0.0])
+    for t in mids:
+        d = np.array([np.cos(t), np.sin(t)])
+        active = (~through & (g > 0)) | (through & (phi @ d > 0))
+        if not (active.any() and np.linalg.matrix_rank(phi[active]) == 2):
+            return d
+    return None
+
+
+def _beside(layer: rf.ReLULayer, p, d) -> np.ndarray:
+    """A point ``p + t d`` inside the open cell next to ``p`` in direction ``d`` (no other line crossed)."""
+    phi, a = layer.frame.vectors, layer.alpha
+    g = np.abs(phi @ p - a)
+    far = g > 1e-9 * max(1.0, float(np.linalg.norm(p)))
+    t = 1e-8 * max(1.0, float(np.linalg.norm(p)))
+    if far.any():
+        t = min(t, 0.5 * float(np.min(g[far] / np.linalg.norm(phi[far], axis=1))))
+    return p + t * d
+
+
+def _vertices(layer: rf.ReLULayer) -> np.ndarray:
+    phi, a = layer.frame.vectors, layer.alpha
+    m = len(a)
+    pts = [np.linalg.solve(phi[[i, j]], a[[i, j]]) for i in range(m) for j in range(i + 1, m)
+           if abs(np.linalg.det(phi[[i, j]])) > 1e-12]  # fmt: skip
+    return np.array(pts).reshape(-1, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2.1 — a colliding pair
+# ---------------------------------------------------------------------------------------------
+
+
+def layer_2_1() -> rf.ReLULayer:
+    """Unit rows at 172, -160, -100, 52, 128 degrees; alpha = (-0.44, -0.47, -0.32, -0.18, -0.38)."""
+    return rf.ReLULayer(_unit_rows([172, -160, -100, 52, 128]), [-0.44, -0.47, -0.32, -0.18, -0.38])
+
+
+def check_2_1(answer):
+    """``answer``: a pair ``(x, y)`` of distinct points of the closed unit ball with ``L(x) = L(y)``."""
+
+    def verify(ans):
+        L = layer_2_1()
+        x, y = (np.asarray(v, dtype=float) for v in ans)
+        if x.shape != (2,) or y.shape != (2,):
+            return False, f"give two points of R^2; got shapes {x.shape} and {y.shape}"
+        for name, v in (("x", x), ("y", y)):
+            if not rf.Ball(2).contains(v, tol=1e-9):
+                return False, f"{name} = {_vec(v)} is outside the unit ball (norm {np.linalg.norm(v):.6g})"
+        if np.linalg.norm(x - y) <= 1e-9:
+            return False, "x and y are the same point; a collision needs two different inputs"
+        Lx, Ly = L(x), L(y)
+        diff = float(np.max(np.abs(Lx - Ly)))
+        if diff > 1e-9 * max(1.0, float(np.max(np.abs(Lx)))):
+            return False, (f"these two points do not collide: the outputs {_vec(Lx)} and {_vec(Ly)} differ by up to "
+                           f"{diff:.3g}")  # fmt: skip
+        return True, (f"x = {_vec(x)} and y = {_vec(y)} (|x - y| = {np.linalg.norm(x - y):.3g}) share the output "
+                      f"{_vec(Lx)}: the layer is not injective on the ball")  # fmt: skip
+
+    return report("2.1", answer, verify)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2.2 — the smallest donut
+# ---------------------------------------------------------------------------------------------
+
+
+def layer_2_2() -> rf.ReLULayer:
+    """Unit rows at 0, 55, 120, 185, 240, 300 degrees; alpha = (0.2, 0.15, 0.25, 0.1, 0.2, 0.3)."""
+    return rf.ReLULayer(_unit_rows([0, 55, 120, 185, 240, 300]), [0.2, 0.15, 0.25, 0.1, 0.2, 0.3])
+
+
+def _outer_radius(L: rf.ReLULayer):
+    """max |x| over the closure of the non-rectifying points (bounded here), and where it is attained.
+
+    The closure is a union of bounded closed polygons (cells of the line arrangement), so the
+    largest norm is attained at a vertex: an intersection of two lines next to a non-spanning cell.
+    """
+    best, where, d_best = 0.0, None, None
+    for v in _vertices(L):
+        d = nonspanning_direction(L, v)
+        if d is not None and np.linalg.norm(v) > best:
+            best, where, d_best = float(np.linalg.norm(v)), v, d
+    return best, where, d_best
+
+
+def check_2_2(answer):
+    """``answer``: the smallest s such that layer_2_2 is rectifying on {s <= |x| <= 1}, rounded up to 3 decimals
+    (a radius that is too small breaks the property; up to 1e-3 too large is accepted)."""
+
+    def verify(s):
+        L = layer_2_2()
+        s = float(s)
+        if not 0.0 < s < 1.0:
+            return False, f"s should lie between 0 and 1; got {s:.4g}"
+        s_star, v, d = _outer_radius(L)
+        if s < s_star - 1e-6:
+            w = _beside(L, v, d)
+            active = np.flatnonzero(L.active_set(w))
+            assert not rf.is_rectifying(L, w) and np.linalg.norm(w) > s
+            return False, (f"your radius is too small: x = {_vec(w)} has norm {np.linalg.norm(w):.4f} >= s, but only "
+                           f"the rows {_set(active)} (from 0) are active there, and they do not span")  # fmt: skip
+        if s > s_star + 1e-3:
+            t = (s + s_star) / 2
+            ok = rf.check_rectifying(L, rf.Shell(2, t, 1.0), n_samples=20_000, seed=0).rectifying
+            assert ok
+            return False, f"the layer is still rectifying on the larger donut {t:.4f} <= |x| <= 1: s can be smaller"
+        return True, (f"s = {s:.4f}: the last non-rectifying points reach norm {s_star:.4f}, at the corner {_vec(v)} "
+                      "of a cell whose active rows do not span")  # fmt: skip
+
+    return report("2.2", answer, verify)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2.3 — three verdicts
+# ---------------------------------------------------------------------------------------------
+
+
+def layers_2_3() -> dict:
+    """Three layers with their domains: ``{name: (layer, domain)}``."""
+    tri = rf.zoo.mercedes_benz()
+    return {
+        "a": (rf.ReLULayer(tri, -0.5), rf.Ball(2)),
+        "b": (rf.ReLULayer(tri, [-0.5, -0.5, -0.49]), rf.Ball(2)),
+        "c": (rf.ReLULayer(_unit_rows([45, 135, 225, 315]), -0.1), rf.Ball(2, 2.0)),
+    }
+
+
+def check_2_3(answer):
+    """``answer``: three booleans (True = injective), for the layers a, b, c of layers_2_3 in this order."""
+
+    def verify(ans):
+        got = [bool(v) for v in ans]
+        cases = layers_2_3()
+        if len(got) != len(cases):
+            return False, f"give {len(cases)} verdicts (True = injective), one per layer a, b, c; got {len(got)}"
+        wrong = []
+        for (name, (layer, K)), said in zip(cases.items(), got):
+            v = rf.exact_verdict(layer, K)
+            truth = v.status == "injective"
+            if said == truth:
+                continue
+            if said:
+                x, y = v.pair
+                wrong.append(f"layer {name} is not injective on {K.describe()}: x = {_vec(x)} and y = {_vec(y)} "
+                             f"(|x - y| = {np.linalg.norm(x - y):.2g}) have the same output")  # fmt: skip
+            else:
+                wrong.append(f"layer {name} is injective on {K.describe()}: the exact verdict proves it ({v.method})")
+        if wrong:
+            return False, "; ".join(wrong)
+        return True, "a: injective (the triangle's maximal bias), b: not injective, c: injective (a ± basis)"
+
+    return report("2.3", answer, verify)
