@@ -48,6 +48,8 @@ import numpy as np
 import relu_frames_nb as rf
 from relu_frames_nb.viz import plane
 
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
+
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240103
 N = 200_000 if FULL else 20_000  # samples for checks "on the domain"
@@ -298,19 +300,34 @@ print("bases: never on R^n; the standard basis: 0-rectifying on R^n_+ (n = 2..5)
 # latter just barely — any higher bias for $\phi_3$ switches it off. (Lemma "B_r" only gives $-1$:
 # redundancy buys a better bias.)
 #
-# Check: the sampling estimate ([06_sampling](06_sampling.ipynb)) and the polytope estimate
-# ([07_polytope_bias](07_polytope_bias.ipynb)) both give $-\tfrac12$ for every element, the latter as
-# a proof; the maximal constant bias ([05_maximal_bias](05_maximal_bias.ipynb)) is $-\tfrac12$; raising
-# any single entry by $0.01$ fails near the unit circle, with a verified collision; random biases
-# fail on $\mathbb{R}^2$.
+# Check: the polytope estimate ([07_polytope_bias](07_polytope_bias.ipynb)) gives $-\tfrac12$ for
+# every element, as a proof. The sampling estimate ([06_sampling](06_sampling.ipynb)) only brackets
+# the value: on $N$ samples of the ball it is a minimum over fewer points than $\mathbb{B}$, so it is
+# $\ge -\tfrac12$, and once the covering radius $\rho$ of the samples is subtracted it is a proven
+# bias, hence $\le -\tfrac12$ since $-\tfrac12$ cannot be raised. So
+# $-\tfrac12 \le \alpha^{(N)}_i \le -\tfrac12 + \rho$, and with $N = 20\,000$ samples alone it stays
+# above $-\tfrac12$ (about $-0.494$ at the default size). What the sampling routine returns by default is
+# exactly $-\tfrac12$, but that is the seeding, not the sampling: it first feeds in the frame vectors
+# themselves (`init="auto"`, the paper's suggestion), and at $x = \phi_j$ the other two coefficients
+# are exactly $-\tfrac12$ — the three seeds alone give $-\tfrac12$. The maximal constant bias
+# ([05_maximal_bias](05_maximal_bias.ipynb)) is $-\tfrac12$; raising any single entry by $0.01$ fails
+# near the unit circle, with a verified collision; random biases fail on $\mathbb{R}^2$.
 
 # %%
 F = rf.zoo.mercedes_benz()
-samp = rf.sampling_bias(F, rf.Ball(2), n_samples=N, seed=SEED, progress=False)
 pbe = rf.polytope_bias(F, rf.Ball(2))
-np.testing.assert_allclose(samp.values, -0.5, atol=1e-12)
 np.testing.assert_allclose(pbe.values, -0.5, atol=1e-12)
 assert pbe.is_guarantee
+Xs = rf.Ball(2).sample(N, seed=SEED)
+samp = rf.sampling_bias(F, Xs, init="none", progress=False)  # the samples alone
+rho = rf.covering_radius(Xs, rf.Ball(2), kind="guaranteed", max_points=400_000)
+assert rho.is_guarantee
+assert np.all(-0.5 <= samp.values) and np.all(samp.values <= -0.5 + rho.value * F.norms)  # -1/2 <= α^(N) <= -1/2 + ρ
+assert np.all(samp.values > -0.5)  # N samples alone do not reach -1/2
+seeded = rf.sampling_bias(F, rf.Ball(2), n_samples=N, seed=SEED, progress=False)  # init="auto": seeds first
+seeds_only = rf.sampling_bias(F, F.vectors, progress=False)  # the three seeds, as a data set
+np.testing.assert_allclose(seeded.values, -0.5, atol=1e-12)
+np.testing.assert_allclose(seeds_only.values, -0.5, atol=1e-12)
 a_c = rf.max_constant_bias(F, rf.Sphere(2), n_samples=N, seed=SEED)
 assert -0.5 <= a_c < -0.5 + 1e-3
 assert rectifying(rf.ReLULayer(F, -0.5), rf.Ball(2)) and rectifying(rf.ReLULayer(F, -0.5), rf.Sphere(2))
@@ -323,7 +340,8 @@ for i in range(3):
     assert witness.found  # and a verified collision in the ball (Injectivity II)
 for t in range(TRIALS // 4):
     assert not rectifying(rf.ReLULayer(F, rng.normal(-1.0, 1.0, size=3)), rf.RealSpace(2), n=2000, seed=t)
-print("sampling:", samp.values, "| polytope (guaranteed):", pbe.values, f"| α_c ≈ {a_c:.4f}")
+print(f"sampling, {N} samples: {samp.values} (covering radius ≤ {rho.value:.4f}) | seeded: {seeded.values}")
+print("polytope (guaranteed):", pbe.values, f"| α_c ≈ {a_c:.4f}")
 
 # %% [markdown]
 # **[fig:fig2]** Figure 2 of the paper, redrawn: the number of active elements $|I_x^\alpha|$ (darker =
@@ -369,6 +387,85 @@ print("fig2 grid:", G.shape[0], "points; one-element cones outside the ball:", i
 #   a bias of $-r$ works for every unit-norm frame and is the best a basis can do.
 # * The domain can compensate: a basis works on the orthant, and the triangle frame reaches
 #   $-\tfrac12$ on the unit ball.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb03.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 3.1 — Normalize a layer
+#
+# The frame `ex.nb03.frame_3_1()` has the rows $(3, 0), (1, 2), (-2, 2), (-1, -3), (2, -2)$, which are
+# not unit-norm, and the layer has the bias $\alpha = (0.6, -0.5, 1, -2, 0.4)$ (`ex.nb03.ALPHA_3_1`).
+# Which bias $\alpha'$ gives the normalized frame the same active set at every $x$? Set `answer_3_1` to it.
+
+# %% tags=["answer"]
+answer_3_1 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+F31 = ex.nb03.frame_3_1()
+L31 = rf.ReLULayer(F31, ex.nb03.ALPHA_3_1)
+answer_3_1 = np.asarray(ex.nb03.ALPHA_3_1) / F31.norms  # Lemma "normalized"
+X31 = rf.Ball(2, 3.0).sample(5000, seed=SEED)
+assert np.array_equal(L31.active_set(X31), rf.ReLULayer(F31.normalized(), answer_3_1).active_set(X31))
+print("alpha' =", answer_3_1)
+ex.solution("3.1")
+
+# %% tags=["check"]
+ex.nb03.check_3_1(answer_3_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 3.2 — Twice the dimension, but fragile
+#
+# The $\pm$ basis of $\mathbb{R}^3$ is $\mathbf 0$-rectifying on all of $\mathbb{R}^3$ with the smallest number of
+# elements that section 4 allows, $m = 2n = 6$. Move each of its six rows (in the order
+# $e_1, e_2, e_3, -e_1, -e_2, -e_3$) by less than $0.1$ so that the new frame is *not* $\mathbf 0$-rectifying on
+# $\mathbb{R}^3$, and find a point $x \ne 0$ at which its active rows (zero bias) do not span. Set
+# `answer_3_2` to `(frame, x)`, the frame as a $6 \times 3$ array of rows. Why does almost every small
+# perturbation work? (Follow the count of positive coefficients along a path of directions $u$.)
+
+# %% tags=["answer"]
+answer_3_2 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+d32 = np.random.default_rng(SEED).standard_normal((6, 3))
+Phi32 = rf.zoo.plus_minus_basis(3).vectors + 0.05 * d32 / np.linalg.norm(d32, axis=1, keepdims=True)
+tukey32 = rf.zero_bias_injective(Phi32)
+answer_3_2 = (Phi32, tukey32.witness)
+print(f"Tukey depth {tukey32.depth} < 3; at x = {tukey32.witness.round(4)} the active rows are",
+      np.flatnonzero(rf.ReLULayer(Phi32, 0.0).active_set(tukey32.witness)).tolist())  # fmt: skip
+# Why: every generic direction u needs >= 3 of the 6 coefficients on each side, so exactly 3. Crossing the
+# plane phi_i^perp moves phi_i to the other side and the split becomes 2/4 -- unless an antipodal partner -phi_i
+# crosses at the same time. Only exact +- pairs keep the split, and a perturbation breaks the pairs.
+ex.solution("3.2")
+
+# %% tags=["check"]
+ex.nb03.check_3_2(answer_3_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 3.3 — The perturbation lemma at work
+#
+# Each row of the frame `ex.nb03.frame_3_3()`, $(-0.047, 0.987), (-0.82, -0.482), (0.817, -0.5)$, lies
+# within $\varepsilon = 0.05$ of the corresponding row of the triangle frame, which is
+# $(-\tfrac12)$-rectifying on $\mathbb{B}$. Which bias does Lemma "perturbation" guarantee for the new frame
+# on $\mathbb{B}$? Set `answer_3_3` to it (a number or three entries), and check with `rf.decide` that the old
+# bias $-\tfrac12$ is no longer enough.
+
+# %% tags=["answer"]
+answer_3_3 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+F33 = ex.nb03.frame_3_3()
+M33 = 1.0  # sup of |x| over the unit ball
+answer_3_3 = -0.5 - ex.nb03.EPS_3_3 * M33
+for a in (-0.5, answer_3_3):
+    print(f"alpha = {a}:", rf.decide(rf.ReLULayer(F33, a), rf.Ball(2)).status)
+ex.solution("3.3")
+
+# %% tags=["check"]
+ex.nb03.check_3_3(answer_3_3)
 
 # %%
 print("03_properties_of_frames: all checks passed")
