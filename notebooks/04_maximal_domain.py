@@ -35,11 +35,16 @@
 
 # %%
 # %matplotlib inline
+import itertools
+
 import numpy as np
 from matplotlib.figure import Figure
+from scipy.optimize import linprog
 
 import relu_frames_nb as rf
 from relu_frames_nb.viz import plane
+
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240202
@@ -125,6 +130,20 @@ print(f"scaling checked on {TRIALS} random layers; {at_zero} of them rectifying 
 # $\mathbb{R}^3$, with and without parallel vectors; the radius of the largest ball inside
 # $\mathcal K^*_\alpha$ decides the ball test; and the exact zero-bias test `rf.zero_bias_injective`
 # on $\mathbb{R}^2$ agrees with the sampled test on a ball of radius $10^{-2}$.
+#
+# The radius of the largest ball is computed exactly, not sampled. In the plane the lines
+# $\langle x,\phi_i\rangle = \alpha_i$ cut $\mathbb{R}^2$ into open cells, and the active set is constant on
+# each. The complement of $\mathcal K^*_\alpha$ is open; its closure is the union of the closed cells whose
+# active set does not span. For every sign pattern one LP tells whether its cell is non-empty (the
+# largest margin $t$ with $\pm(\langle x,\phi_i\rangle - \alpha_i) \ge t$); for a non-spanning cell the nearest
+# point to $0$ of the closed cell (a polygon) is $0$, the foot of the perpendicular from $0$ on one of its
+# lines, or a vertex where two lines meet — whichever of these lies in the cell and is shortest. The
+# smallest of these distances is $r^* = \operatorname{dist}(0, \mathbb{R}^2 \setminus \mathcal K^*_\alpha)$. Then the
+# layer is rectifying on the closed ball $\mathbb{B}_{r^*}$ and on no larger ball: the exact verdict
+# `rf.exact_verdict` (an independent computation, by LPs over the hyperplanes) proves injectivity on
+# $\mathbb{B}_{r^*}$ and finds a colliding pair in $\mathbb{B}_{1.001 r^*}$; a point of the open cell just beyond
+# the nearest point is not rectifying; and the smallest failing point among many random samples is
+# farther out than $r^*$ (sampling can only over-estimate $r^*$).
 
 # %%
 G2 = plane.grid_points(2.0, resolution=RES)
@@ -138,15 +157,52 @@ for t in range(TRIALS // 2):
     X = G2 if n == 2 else rf.Ball(3, 2.0).sample(N, seed=t)
     assert np.array_equal(rf.in_maximal_domain(L, X), rf.is_rectifying(L, X)), t
 
-# the largest ball inside K*_alpha
+# the largest ball inside K*_alpha, exactly (2-D)
+def distance_to_complement(layer, tol=1e-9):
+    """dist(0, R^2 minus K*_alpha): over the cells of the line arrangement whose active set does not span.
+
+    Returns (r*, the nearest point, an interior point of its cell, the cell's active set).
+    """
+    phi, a = layer.frame.vectors, layer.alpha
+    m = len(a)
+    feet = [a[i] * phi[i] / (phi[i] @ phi[i]) for i in range(m)]  # nearest point of each line to 0
+    verts = [np.linalg.solve(phi[[i, j]], a[[i, j]]) for i in range(m) for j in range(i + 1, m)
+             if abs(np.linalg.det(phi[[i, j]])) > 1e-12]  # fmt: skip
+    candidates = np.array([np.zeros(2), *feet, *verts])
+    best = (np.inf, None, None, None)
+    for signs in itertools.product((1.0, -1.0), repeat=m):
+        s_ = np.array(signs)
+        active = s_ > 0
+        if active.any() and np.linalg.matrix_rank(phi[active]) == 2:
+            continue  # the active set spans: the cell lies in K*_alpha
+        # LP: max t  s.t.  s_i (<x, phi_i> - a_i) >= t, t <= 1  (variables x1, x2, t)
+        A_ub = np.column_stack([-s_[:, None] * phi, np.ones(m)])
+        res = linprog([0.0, 0.0, -1.0], A_ub=A_ub, b_ub=-s_ * a, bounds=[(None, None), (None, None), (None, 1.0)],
+                      method="highs")  # fmt: skip
+        if res.status != 0 or res.x[2] <= tol:
+            continue  # no open cell with this sign pattern
+        inside = np.all(s_ * (candidates @ phi.T - a) >= -tol, axis=1)  # candidates in the closed cell
+        d = np.linalg.norm(candidates[inside], axis=1)
+        k = int(np.argmin(d))
+        if d[k] < best[0]:
+            best = (float(d[k]), candidates[inside][k], res.x[:2], np.flatnonzero(active))
+    return best
+
+
 L = rf.ReLULayer(rf.zoo.random_sphere(6, 2, seed=SEED + 300), rng.normal(-0.4, 0.3, size=6))
+r_star, x_near, x_cell, I_cell = distance_to_complement(L)
+assert 0 < r_star < np.inf and np.linalg.matrix_rank(L.frame.vectors[I_cell]) < 2
+w = x_near + 1e-6 * (x_cell - x_near)  # a point of the open cell, just beyond the nearest point
+assert not rf.is_rectifying(L, w) and np.linalg.norm(w) < r_star + 1e-5
+inner_ball, outer_ball = rf.exact_verdict(L, rf.Ball(2, r_star)), rf.exact_verdict(L, rf.Ball(2, 1.001 * r_star))
+assert inner_ball.status == "injective" and outer_ball.status == "not injective"
+assert rectifying(L, rf.Ball(2, r_star), n=5 * N) and rectifying(L, rf.Sphere(2, r_star), n=5 * N)
 P = rf.Ball(2, 3.0).sample(20 * N, seed=SEED)
 bad = P[~rf.is_rectifying(L, P)]
-w = bad[np.argmin(np.linalg.norm(bad, axis=1))]  # the smallest non-rectifying point found
-r_star = float(np.linalg.norm(w))
-assert rf.Ball(2, r_star).contains(w) and not rf.is_rectifying(L, w)  # so not rectifying on B_r for r >= r*
-assert rectifying(L, rf.Ball(2, 0.98 * r_star), n=5 * N)
-print(f"union formula = rank test; this layer is rectifying on B_0.98r* but not on B_r*, r* ≈ {r_star:.3f}")
+r_sampled = float(np.min(np.linalg.norm(bad, axis=1)))  # the smallest failing sample
+assert r_star <= r_sampled < r_star + 0.05
+print(f"union formula = rank test; exact r* = {r_star:.6f} (the cell with active set {(I_cell + 1).tolist()}): "
+      f"rectifying on B_r*, a colliding pair in B_1.001r*; smallest failing sample at {r_sampled:.6f}")
 
 # zero bias: a small ball decides all of R^n
 agree = 0
@@ -224,6 +280,82 @@ print(f"left: K*_0 covers {rf.in_maximal_domain(L0, G).mean():.1%} of the window
 #   $\mathcal K^*_\alpha$ is the largest ball on which the layer is rectifying.
 # * For $\alpha = 0$ the maximal domain is a union of cones, so a tiny ball decides all of
 #   $\mathbb{R}^n$; with a non-zero bias its shape depends on the scale.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb04.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 4.1 — The largest ball
+#
+# The layer `ex.nb04.layer_4_1()` has unit rows at $70^\circ, -55^\circ, 100^\circ, -175^\circ, 30^\circ$ and the
+# bias $\alpha = (-0.05, -1.25, -0.25, -0.5, -0.15)$. Find the largest $r$ for which it is rectifying on the
+# ball $\mathbb{B}_r$, rounded *down* to three decimals, and set `answer_4_1` to it. (Sampling only gives an
+# upper bound: how far off is the smallest failing point among $10^5$ samples?)
+
+# %% tags=["answer"]
+answer_4_1 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+L41 = ex.nb04.layer_4_1()
+r41, *_ = distance_to_complement(L41)  # the exact computation of section 3
+answer_4_1 = np.floor(r41 * 1000) / 1000
+P41 = rf.Ball(2, 3.0).sample(100_000, seed=SEED)
+sampled41 = np.min(np.linalg.norm(P41[~rf.is_rectifying(L41, P41)], axis=1))
+print(f"r* = {r41:.5f} (exact), smallest failing sample at {sampled41:.5f}; answer {answer_4_1}")
+ex.solution("4.1")
+
+# %% tags=["check"]
+ex.nb04.check_4_1(answer_4_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 4.2 — A basis inside the active set
+#
+# The frame `ex.nb04.frame_4_2()` has the rows $e_1$, $e_2$, $(e_1 + e_2)/\sqrt2$, $e_3$, $(-1, -1, -1)$,
+# $(1, -1, \tfrac12)$, the bias is $\alpha = (0.1, 0.1, 0.1, -0.4, 0, -0.1)$ (`ex.nb04.ALPHA_4_2`) and the
+# point is $x = (0.6, 0.5, -0.3)$ (`ex.nb04.X_4_2`). Show with the union formula of section 3 that
+# $x \in \mathcal K^*_\alpha$: set `answer_4_2` to three row indices (from 0) that form a basis and whose
+# half-spaces $\Omega_j^\alpha$ all contain $x$.
+
+# %% tags=["answer"]
+answer_4_2 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+F42, a42, x42 = ex.nb04.frame_4_2(), np.array(ex.nb04.ALPHA_4_2), np.array(ex.nb04.X_4_2)
+act42 = np.flatnonzero(F42.vectors @ x42 >= a42)  # the active rows
+answer_4_2 = next([int(j) for j in J] for J in itertools.combinations(act42, 3) if F42.spans(J))
+print("coefficients", (F42.vectors @ x42).round(3), "| active", act42.tolist(), "| a basis among them:", answer_4_2)
+assert rf.in_maximal_domain(rf.ReLULayer(F42, a42), x42)
+ex.solution("4.2")
+
+# %% tags=["check"]
+ex.nb04.check_4_2(answer_4_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 4.3 — Only $n$ non-positive biases
+#
+# Prop. "K" (3) says that a layer rectifying on a domain that contains $0$ has at least $n$ entries
+# $\alpha_i \le 0$. For the regular pentagon `rf.zoo.regular_polygon(5)` find a bias with exactly two entries
+# $\le 0$ (and three $> 0$) for which the layer is rectifying on the closed unit ball, and set `answer_4_3`
+# to it. Confirm it with `rf.decide`. Why do two entries equal to $0$ not work?
+
+# %% tags=["answer"]
+answer_4_3 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+P5 = rf.zoo.regular_polygon(5)
+answer_4_3 = np.array([-0.3, -0.3, 0.05, 0.05, 0.05])
+print("alpha =", answer_4_3, "->", rf.decide(rf.ReLULayer(P5, answer_4_3), rf.Ball(2)).status)
+# With two zeros, a small x whose coefficient with one of them is negative has at most one active row: near the
+# origin the positive biases switch everything else off. Negative entries keep both rows active on a
+# neighbourhood of 0, and further out enough of the others join.
+print("alpha = (0, 0, 0.05, 0.05, 0.05) ->", rf.decide(rf.ReLULayer(P5, [0, 0, 0.05, 0.05, 0.05]), rf.Ball(2)).status)
+ex.solution("4.3")
+
+# %% tags=["check"]
+ex.nb04.check_4_3(answer_4_3)
 
 # %%
 print("04_maximal_domain: all checks passed")
