@@ -52,6 +52,8 @@ from matplotlib.figure import Figure
 import relu_frames_nb as rf
 from relu_frames_nb.viz import palette, plane
 
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
+
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240303
 N = 200_000 if FULL else 20_000  # samples of a domain
@@ -179,15 +181,22 @@ print(f"α♭ rectifying on {TRIALS} finite data sets; {n_irrelevant} elements w
 #
 # **[ex:a]** The frame
 # $\Phi = \big(e_1,\ \tfrac{1}{\sqrt2}(e_1+e_2),\ e_2,\ -e_1,\ -e_2\big)$ on $K = \mathbb{B}$ has
-# $\alpha^\flat_{\mathbb{B}} = \mathbf 0$, because every $K_i$ reaches the origin. The set $K_2$ is a sector of
+# $\alpha^\flat_{\mathbb{B}} = \mathbf 0$. It is $\le \mathbf 0$ because every $K_i$ reaches the origin (each $\phi_i$
+# belongs to $J^*(x)$ for points $x$ of every small norm, with $\langle x, \phi_i\rangle \le \|x\|$). It is
+# $\ge \mathbf 0$ because the frame contains $\pm e_1$ and $\pm e_2$: at every $x$ the basis
+# $(\operatorname{sign}(x_1)e_1, \operatorname{sign}(x_2)e_2)$ has coefficients $|x_1|, |x_2| \ge 0$, so the most
+# correlated basis, whose weakest coefficient is at least as large, has no negative coefficient. The set $K_2$ is a sector of
 # half-angle $3\pi/8$ around $\phi_2$, and everywhere on it at least three elements are active for
 # $\alpha = \mathbf 0$, one more than a basis needs. So $K_2^\sharp = \emptyset$: the element $\phi_2$ is
 # redundant. Without it the $\pm$ basis is still $\mathbf 0$-rectifying, and the bias of $\phi_2$ can be
 # raised as far as we like.
 #
-# Check: the sampled $\alpha^\flat$ approaches $\mathbf 0$ from above; $K_2$ is the sector around $\phi_2$ on a
-# polar grid (away from the rays where $J^*$ ties); at least three elements are active on all of $K_2$;
-# removing $\phi_2$, or giving it the bias 10, keeps the layer rectifying.
+# Check: both halves of $\alpha^\flat = \mathbf 0$ on a polar grid — every coefficient of $J^*(x)$ is at least
+# $\min(|x_1|, |x_2|) \ge 0$, and every $K_i$ has grid points at radius $0.01$, where its coefficient is at
+# most $0.01$ (and the grid scales down to any radius); the sampled $\alpha^\flat$ approaches $\mathbf 0$ from
+# above; $K_2$ is the sector around $\phi_2$ on the polar grid (away from the rays where $J^*$ ties); at
+# least three elements are active on all of $K_2$; removing $\phi_2$, or giving it the bias 10, keeps the
+# layer rectifying.
 
 # %%
 Fa = rf.zoo.example_a()
@@ -197,6 +206,12 @@ theta = np.linspace(-np.pi, np.pi, 3601)[:-1]
 rad = np.linspace(0.01, 1.0, 40)
 P = (rad[:, None, None] * np.stack([np.cos(theta), np.sin(theta)], axis=-1)[None]).reshape(-1, 2)
 J, ties = rf.most_correlated_basis(Fa, P, return_ties=True)
+coef_J = np.take_along_axis(P @ Fa.vectors.T, J, axis=1)  # the coefficients of J*(x)
+assert np.all(coef_J.min(axis=1) >= np.abs(P).min(axis=1) - 1e-12)  # >= min(|x1|, |x2|) >= 0: alpha_flat >= 0
+near_0 = np.linalg.norm(P, axis=1) <= 0.01 + 1e-12
+for i in range(Fa.m):  # every K_i reaches the origin: alpha_flat_i <= 0.01 on this grid, <= 0 in the limit
+    in_Ki = np.any(J == i, axis=1) & near_0
+    assert in_Ki.any() and np.all(coef_J[in_Ki][J[in_Ki] == i] <= 0.01 + 1e-12)
 in_K2 = np.any(J == 1, axis=1)
 t_P = np.angle(P[:, 0] + 1j * P[:, 1])
 sector = np.abs(np.angle(np.exp(1j * (t_P - np.pi / 4)))) <= 3 * np.pi / 8  # around phi_2 (angle pi/4)
@@ -283,10 +298,15 @@ print(f"K_2 on the drawing grid: {in_K2_g.mean():.1%} of the ball (a sector of h
 # **[def:uniquemaxa]** $K$ is **bias-exact** for $\Phi$ if $K_i^\sharp \ne \emptyset$ for every $i$: each element
 # has some input where it is indispensable.
 #
+# For a basis the definition says nothing: $J^*(x)$ is the whole basis and nothing else can be active,
+# so $K_i^\sharp = K_i = K$ (and $\alpha^\sharp$ is Lemma B_r). The interesting cases are redundant frames.
+#
 # Check, with $K_i^\sharp = \{x \in K_i : \text{exactly } n \text{ elements active for } \alpha^\flat_K\}$: Example a
 # on $\mathbb{B}$ is not bias-exact ($K_2^\sharp$ has no point of the dense polar grid); the triangle frame on
-# $\mathbb{B}$ is (each $K_i^\sharp$ has points); so is a basis, where $J^*(x)$ is the whole basis and
-# nothing else can be active, so that $K_i^\sharp = K_i = K$.
+# $\mathbb{B}$ is (each $K_i^\sharp$ has points); and so is a random frame of six vectors in $\mathbb{R}^3$ on a
+# finite data set $X$ of the ball, where everything is exact: $J^*$ is unique at every point of $X$,
+# $\alpha^\flat_X$ is computed on $X$ itself, and every $K_i^\sharp$ has points but is a proper part of $K_i$ (at
+# the other points of $K_i$ an element outside $J^*(x)$ is active too).
 
 # %%
 def k_sharp_points(frame, alpha_flat, X):
@@ -300,11 +320,17 @@ Ka = k_sharp_points(Fa, np.zeros(5), P)
 assert len(Ka[1]) == 0 and all(len(Ka[i]) > 0 for i in (0, 2, 3, 4))
 Kt = k_sharp_points(Ftri, np.full(3, -0.5), rf.Ball(2).sample(N, seed=SEED))
 assert all(len(k) > 0 for k in Kt)
-Fb = rf.zoo.gaussian(3, 3, seed=SEED)
-Xb = rf.Ball(3).sample(N, seed=SEED)
-Kb = k_sharp_points(Fb, -Fb.norms, Xb)
-assert all(len(k) == N for k in Kb)
-print("Example a: K_2♯ has no grid point (not bias-exact); triangle and basis: every K_i♯ is non-empty")
+F6 = rf.zoo.random_sphere(6, 3, seed=SEED + 600)
+X6 = rf.Ball(3).sample(5000, seed=SEED)
+J6, ties6 = rf.most_correlated_basis(F6, X6, return_ties=True)
+assert not ties6.any()  # J* unique on X
+flat6 = rf.sampling_bias(F6, X6, progress=False)  # alpha_flat of X, exact
+assert flat6.is_guarantee and not flat6.irrelevant.any()
+K6 = k_sharp_points(F6, flat6.values, X6)
+K6_all = [int(np.any(J6 == i, axis=1).sum()) for i in range(F6.m)]
+assert all(0 < len(K6[i]) < K6_all[i] for i in range(F6.m))  # non-empty, and a proper part of K_i
+print("Example a: K_2♯ has no grid point (not bias-exact); triangle: every K_i♯ is non-empty")
+print("six vectors in R^3 on a data set of 5000 points: |K_i♯| =", [len(k) for k in K6], "of |K_i| =", K6_all)
 
 # %% [markdown]
 # **[thm:maxa]** If $J^*$ is unique on $K$ and $K$ is bias-exact, then
@@ -322,6 +348,8 @@ print("Example a: K_2♯ has no grid point (not bias-exact); triangle and basis:
 # such threshold exists: in Example a the bias of $\phi_2$ went up to 10 above.
 
 # %%
+Fb = rf.zoo.gaussian(3, 3, seed=SEED)  # a basis: K_i♯ = K, and Lemma B_r gives alpha♯
+Xb = rf.Ball(3).sample(N, seed=SEED)
 a_sharp = -Fb.norms
 flat_b = rf.sampling_bias(Fb, rf.Sphere(3), n_samples=N, seed=SEED, progress=False)
 np.testing.assert_allclose(flat_b.values, a_sharp, rtol=0.02)  # for a basis alpha^flat = alpha^sharp
@@ -363,26 +391,45 @@ print("α♯ of a basis:", a_sharp, "| every α ≤ α♯ passes; raising one en
 # 3. $K \subseteq \mathcal K^*_\alpha$ (Theorem "Maximal domain");
 # 4. $\alpha \le \alpha^\sharp_K$ (Theorem "Maximal bias").
 #
-# **When do the assumptions hold?** Uniqueness is more demanding than it looks. If $m > n$, every
-# basis has weakest coefficient 0 at $x = 0$, so $J^*(0)$ is never unique; more generally ties occur
-# wherever the $n$-th and $(n+1)$-th largest coefficients are equal. For a **basis** ($m = n$) the
-# assumptions hold on the closed ball: $J^*$ is the whole basis, $K_i^\sharp = K_i = K$, and
-# $\alpha^\sharp_{\mathbb{B}_r} = -r\,(\|\phi_i\|)_i$.
+# **When do the assumptions hold?** Uniqueness is more demanding than it looks. Ties occur wherever the
+# $n$-th and $(n+1)$-th largest coefficients are equal, and at $x = 0$ whenever $m > n$ (every basis has
+# weakest coefficient 0 there). Moreover $J^*$ can only change across a tie: the weakest coefficient of
+# each basis is continuous in $x$, so where one basis is strictly best it stays best nearby. On a
+# *connected* $K$ with unique $J^*$ the most correlated basis is therefore one fixed basis, the other
+# $m - n$ elements lie in no $J^*(x)$, and $K$ is not bias-exact. For a redundant frame the theorem
+# speaks about domains in several pieces.
 #
-# Check: each verdict by its own computation. (1) a verified colliding pair from `find_collision`
-# (a proof of non-injectivity), or else exact reconstruction of all samples from their outputs;
-# (2) the rank test on samples of $\mathbb{B}$ and $\mathbb{S}$; (3) membership in
-# $\bigcup_J\bigcap_{i\in J}\Omega_i^\alpha$ by enumerating the bases; (4) comparison with $\alpha^\sharp$, itself
-# confirmed by sampling. Setting A is a random (not normalized) basis of $\mathbb{R}^3$, where the
-# assumptions hold. Setting B is the triangle frame, where they fail on three rays only (and at the
-# origin); the four verdicts agree there as well, with $\alpha^\sharp = -\tfrac12$.
+# * Setting A: a **basis** ($m = n$), a random one of $\mathbb{R}^3$ (not normalized), on the closed unit ball
+#   (strictly convex). $J^*$ is the whole basis, $K_i^\sharp = K_i = K$, and
+#   $\alpha^\sharp_{\mathbb{B}_r} = -r\,(\|\phi_i\|)_i$.
+# * Setting B: the **triangle frame** on the open set
+#   $K = \mathbb{B}^\circ \setminus ([0,\phi_1] \cup [0,\phi_2] \cup [0,\phi_3])$, the open unit disk cut along the
+#   three radii through the frame vectors: three open sectors. The triangle's ties lie on the cuts (at
+#   $x = t\phi_i$ the other two coefficients are equal) and at the removed origin, so on the sector
+#   between $\phi_j$ and $\phi_k$ the most correlated basis is $\{j, k\}$, uniquely. Each element belongs to
+#   $J^*$ on two sectors, and $K_i^\sharp \ne \emptyset$: in the middle of a sector at radius $> \tfrac12$ the third
+#   coefficient is below $-\tfrac12$, so exactly two elements are active for $\alpha^\flat = -\tfrac12$. The
+#   infimum $\alpha^\sharp = -\tfrac12$ is approached at the outer ends of the cuts (not attained: $K$ is open). So
+#   every hypothesis holds. (On the whole ball they fail at the origin and on the three radii.)
+#
+# Check: the hypotheses of Setting B on samples of $K$, including points within $10^{-6}$ of the cuts and of
+# the circle: $J^*$ is unique at every sample, every $K_i^\sharp$ has sample points, and the sampled
+# $\alpha^\sharp$ lies in $[-\tfrac12, -\tfrac12 + 0.01]$. Then each verdict by its own computation. (1) a verified
+# colliding pair from `find_collision` whose two points lie in $K$ (a proof of non-injectivity), or else
+# exact reconstruction of all samples from their outputs; (2) the rank test on the samples of $K$;
+# (3) membership in $\bigcup_J\bigcap_{i\in J}\Omega_i^\alpha$ by enumerating the bases; (4) comparison with
+# $\alpha^\sharp$ (Setting A: $-(\|\phi_i\|)_i$, confirmed by sampling).
 
 # %%
-def verdicts(layer, K, alpha_sharp, n_samples=N, seed=SEED):
-    """The four verdicts of the main theorem, each computed its own way."""
-    X = np.vstack([K.sample(n_samples, seed=seed), rf.Sphere(K.n, K.radius).sample(n_samples, seed=seed + 1)])
-    coll = rf.find_collision(layer, K, n_samples=n_samples, seed=seed)
-    if not coll.found:  # no collision: confirm injectivity on the samples with an explicit left inverse
+def verdicts(layer, X, K_pairs, member, alpha_sharp, seed=SEED):
+    """The four verdicts of the main theorem on samples X of K, each computed its own way.
+
+    Colliding pairs are searched in the ball K_pairs (which contains K) and must lie in K (``member``).
+    """
+    coll = rf.find_collision(layer, K_pairs, n_samples=N, seed=seed)
+    if coll.found:  # a pair in K: a proof that the layer is not injective on K
+        assert member(coll.x) and member(coll.y)
+    else:  # no collision: confirm injectivity on the samples with an explicit left inverse
         np.testing.assert_allclose(rf.reconstruct(layer, layer(X)), X, atol=1e-9)
     rect = bool(rf.is_rectifying(layer, X).all())
     in_max = bool(rf.in_maximal_domain(layer, X).all())
@@ -400,6 +447,7 @@ a_sharp = -K.radius * Fbig.norms
 est = rf.sampling_bias(Fbig, rf.Sphere(3), n_samples=N, seed=SEED, progress=False)  # J* = the basis: α♭ = α♯
 np.testing.assert_allclose(est.values, a_sharp, rtol=0.05)
 assert np.all(est.values >= a_sharp - 1e-12)  # sampling approaches from above
+XA = np.vstack([K.sample(N, seed=SEED), rf.Sphere(3).sample(N, seed=SEED + 1)])
 
 biases_A = {
     "α♯ - 0.3": a_sharp - 0.3,
@@ -411,9 +459,36 @@ biases_A = {
 print("A: random basis of R^3 on the unit ball; α♯ =", a_sharp.round(4))
 print(f"   {'bias':<14}{'injective':>11}{'rectifying':>11}{'K ⊆ K*_α':>11}{'α ≤ α♯':>11}")
 for name, a in biases_A.items():
-    v = verdicts(rf.ReLULayer(Fbig, a), K, a_sharp)
+    v = verdicts(rf.ReLULayer(Fbig, a), XA, K, K.contains, a_sharp)
     assert len(set(v)) == 1, (name, v)  # the four verdicts agree
     show(name, v)
+
+
+# %%
+def in_slit_disk(X):
+    """K of Setting B: the open unit disk without the three radii [0, phi_i] of the triangle frame."""
+    X = np.atleast_2d(X)
+    cross = X[:, :1] * Ftri.vectors[:, 1] - X[:, 1:] * Ftri.vectors[:, 0]  # (N, 3): zero on the line of phi_i
+    on_cut = np.any((np.abs(cross) <= 1e-12) & (X @ Ftri.vectors.T >= 0), axis=1)
+    return (np.linalg.norm(X, axis=1) < 1) & ~on_cut
+
+
+t_cut = np.angle(Ftri.vectors[:, 0] + 1j * Ftri.vectors[:, 1])  # the angles of the cuts
+near = np.concatenate([t_cut + d for d in (-1e-6, 1e-6)])
+r_near = np.random.default_rng(SEED).uniform(0.0, 1.0, size=(2000, near.size))
+XB = np.vstack([
+    rf.Ball(2).sample(N, seed=SEED),
+    rf.Sphere(2, 1 - 1e-6).sample(N, seed=SEED + 1),  # near the circle
+    (r_near[..., None] * np.stack([np.cos(near), np.sin(near)], axis=-1)).reshape(-1, 2),  # near the cuts
+])
+assert np.all(in_slit_disk(XB))
+JB, tiesB = rf.most_correlated_basis(Ftri, XB, return_ties=True)
+assert not tiesB.any()  # J* unique on K
+flatB = rf.sampling_bias(Ftri, XB, progress=False)  # alpha_flat of the samples (exact on them)
+KB = k_sharp_points(Ftri, np.full(3, -0.5), XB)
+assert all(len(k) > 0 for k in KB)  # bias-exact
+sharpB = np.array([np.min(KB[i] @ Ftri.vectors[i]) for i in range(3)])  # alpha_sharp sampled on K_i♯
+assert np.all(-0.5 <= flatB.values) and np.all(-0.5 <= sharpB) and np.all(sharpB <= -0.5 + 0.01)
 
 biases_B = {
     "-0.7": -0.7,
@@ -422,14 +497,15 @@ biases_B = {
     "-0.45": -0.45,
     "0": 0.0,
 }
-print("B: triangle frame on the unit ball; α♯ = -1/2")
+print("B: triangle frame on the cut open disk; α♯ = -1/2 (sampled on K♯:", sharpB.round(4), ")")
+print(f"   {'bias':<14}{'injective':>11}{'rectifying':>11}{'K ⊆ K*_α':>11}{'α ≤ α♯':>11}")
 for name, a in biases_B.items():
-    v = verdicts(rf.ReLULayer(Ftri, a), rf.Ball(2), np.full(3, -0.5))
+    v = verdicts(rf.ReLULayer(Ftri, a), XB, rf.Ball(2, 1 - 1e-9), in_slit_disk, np.full(3, -0.5))
     assert len(set(v)) == 1, (name, v)
     show(name, v)
 
 J0, tie0 = rf.most_correlated_basis(Ftri, np.zeros(2), return_ties=True)
-assert tie0  # m > n: J*(0) is never unique
+assert tie0 and not in_slit_disk(np.zeros(2))  # m > n: J*(0) is never unique, and 0 is not in K
 
 # %% [markdown]
 # ## What we saw
@@ -444,7 +520,98 @@ assert tie0  # m > n: J*(0) is never unique
 # - On bias-exact domains (every $K_i^\sharp$ non-empty) $\alpha^\sharp_K$ is the exact threshold: raising any one
 #   entry by $10^{-6}$ breaks the rectifying property.
 # - The main theorem's four verdicts (injective, rectifying, inside the maximal domain, below the
-#   maximal bias) agree for a basis where its assumptions hold, and also for the triangle frame.
+#   maximal bias) agree where its assumptions hold: for a basis on the ball, and for the triangle frame on
+#   the open disk cut along its three radii. For a redundant frame the assumptions force a domain in
+#   several pieces, since $J^*$ can change only across a tie.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb05.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 5.1 — The largest constant bias
+#
+# The frame `ex.nb05.frame_5_1()` has five unit vectors at $20^\circ, 70^\circ, 110^\circ, 205^\circ, 330^\circ$.
+# Find the largest constant bias $r$ for which it is $\mathbf r$-rectifying on the closed unit ball, rounded
+# *down* to three decimals, and set `answer_5_1` to it. (`rf.max_constant_bias` on samples over-estimates
+# a little; where is the infimum attained, and why is it not $0$ although $0 \in \mathbb{B}$?)
+
+# %% tags=["answer"]
+answer_5_1 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+F51 = ex.nb05.frame_5_1()
+assert F51.is_full_spark()  # J*(u) = the two largest coefficients
+t51 = np.linspace(0.0, 2 * np.pi, 200_000, endpoint=False)
+U51 = np.column_stack([np.cos(t51), np.sin(t51)])
+second = np.sort(U51 @ F51.vectors.T, axis=1)[:, -2]  # weakest coefficient of J*(u); 1-Lipschitz in the angle
+a51 = min(0.0, second.min())  # the origin contributes 0; on the ball the value is homogeneous in |x|
+answer_5_1 = np.floor(a51 * 1000) / 1000  # the grid spacing 3e-5 cannot move it past a multiple of 1e-3 here
+print(f"alpha_c ≈ {a51:.6f} at u = {U51[np.argmin(second)].round(4)}; sampled: "
+      f"{rf.max_constant_bias(F51, rf.Ball(2), n_samples=N, seed=SEED):.6f} (over-estimate)")  # fmt: skip
+for r in (answer_5_1, answer_5_1 + 0.001):
+    print(f"r = {r:.3f}:", rf.exact_verdict(rf.ReLULayer(F51, r), rf.Ball(2)).status)
+# alpha_c < 0: in the direction u the frame has a single coefficient >= 0, so the second one is negative and the
+# bias must go below it. The origin (every coefficient 0) only caps alpha_c at 0.
+ex.solution("5.1")
+
+# %% tags=["check"]
+ex.nb05.check_5_1(answer_5_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 5.2 — A most correlated basis by hand
+#
+# The frame `ex.nb05.frame_5_2()` has the rows $e_1$, $2e_1$, $e_2$, $(e_1 + e_2)/\sqrt2$, $e_3$,
+# $(1, 1, 1)/\sqrt3$, $(-1, 0.5, 0.2)$; the point is $x = (0.9, 0.5, 0.1)$ (`ex.nb05.X_5_2`). Run the greedy
+# rule of section 1 yourself (sort the coefficients, keep a row when it raises the rank of the rows kept),
+# set `answer_5_2` to the three indices (from 0) you get, and compare with `rf.most_correlated_basis`.
+# Why are the three largest coefficients not the answer?
+
+# %% tags=["answer"]
+answer_5_2 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+F52, x52 = ex.nb05.frame_5_2(), np.array(ex.nb05.X_5_2)
+c52 = F52.vectors @ x52
+kept = []
+for i in np.argsort(-c52):  # decreasing coefficients
+    if np.linalg.matrix_rank(F52.vectors[kept + [int(i)]]) > len(kept):
+        kept.append(int(i))
+    if len(kept) == F52.n:
+        break
+answer_5_2 = kept
+print("coefficients", c52.round(3), "| greedy:", kept, "| library:", rf.most_correlated_basis(F52, x52).tolist())
+# The three largest are rows 1, 3, 0, but rows 0 and 1 are parallel: not a basis.
+ex.solution("5.2")
+
+# %% tags=["check"]
+ex.nb05.check_5_2(answer_5_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 5.3 — Redundant elements of a data set
+#
+# On a finite data set everything of section 4 is exact. Take the frame `ex.nb05.frame_5_3()` (six random
+# unit vectors in $\mathbb{R}^2$) and the data set `ex.nb05.data_5_3()` (400 points of the unit ball). Which
+# elements have an empty set $K_i^\sharp$, i.e. are redundant, so that the data set is not bias-exact? Set
+# `answer_5_3` to the list of their indices (from 0).
+
+# %% tags=["answer"]
+answer_5_3 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+F53, X53 = ex.nb05.frame_5_3(), ex.nb05.data_5_3()
+J53, ties53 = rf.most_correlated_basis(F53, X53, return_ties=True)
+assert not ties53.any()  # J* unique on the data set
+flat53 = rf.sampling_bias(F53, X53, progress=False)  # alpha_flat of the data set, exact
+K53 = k_sharp_points(F53, flat53.values, X53)
+answer_5_3 = [i for i in range(F53.m) if len(K53[i]) == 0]
+print("points in K_i♯:", [len(k) for k in K53], "-> redundant:", answer_5_3)
+ex.solution("5.3")
+
+# %% tags=["check"]
+ex.nb05.check_5_3(answer_5_3)
 
 # %%
 print("05_maximal_bias: all checks passed")
