@@ -24,7 +24,8 @@
 #   $0.05(\log N/N)^{1/n}$ is by comparison;
 # - how the estimate converges as the number of samples $N$ grows (from above, slowly);
 # - Figure "evolution towards injectivity", from the experiments module;
-# - a layer in dimension 6 that sampling accepts and the exact zero-bias test proves not injective.
+# - a layer in dimension 6 that sampling accepts and the exact zero-bias test proves not injective, and
+#   how the exact verdict `rf.exact_verdict` settles such cases for any bias.
 #
 # | tag | item |
 # |---|---|
@@ -36,14 +37,18 @@
 
 # %%
 # %matplotlib inline
+from itertools import combinations
+
 import numpy as np
 from matplotlib.figure import Figure
 
 import relu_frames_nb as rf
-from relu_frames_nb import experiments as ex
+from relu_frames_nb import experiments
 from relu_frames_nb.errors import TooExpensiveError
 from relu_frames_nb.viz import palette
 from relu_frames_nb.viz.experiments import plot_propinj
+
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240303
@@ -70,7 +75,8 @@ np.set_printoptions(precision=4, suppress=True)
 # (the paper's remark after the theorem).
 #
 # Check on a random unit-norm frame with $m = 4$ in the plane, $K = \mathbb{B}$: the package's vectorized
-# estimate equals the iteration written out literally; it only decreases; it is rectifying on the
+# estimate equals the iteration written out literally (a loop over the samples, $J^*(x)$ as the indices
+# of the $n$ largest coefficients, which is right for a full-spark frame); it only decreases; it is rectifying on the
 # samples; without the correction some fresh points of $K$ fail; with a *proven* upper bound of the
 # covering radius (a grid argument, see §2) every point of a dense fresh sample of the ball and of its
 # boundary passes. The polytope bias of [07_polytope_bias](07_polytope_bias.ipynb) is another proven
@@ -82,9 +88,12 @@ assert rf.is_omnidirectional(F4)  # needed by the polytope bias below
 X = rf.Ball(2).sample(N, seed=SEED)
 est = rf.sampling_bias(F4, X, history=True, progress=False)
 
+assert F4.is_full_spark()  # so J*(x) is the n largest coefficients
 alpha_k = np.full(F4.m, np.inf)  # the iteration of the theorem, written out
-for x, Jx in zip(X, rf.most_correlated_basis(F4, X)):
-    alpha_k[Jx] = np.minimum(F4.vectors[Jx] @ x, alpha_k[Jx])
+for x in X:
+    c = F4.vectors @ x
+    Jx = np.argsort(-c)[: F4.n]  # J*(x): the top n coefficients
+    alpha_k[Jx] = np.minimum(c[Jx], alpha_k[Jx])
 np.testing.assert_allclose(est.values, alpha_k)
 assert np.all(est.history[1:] <= est.history[:-1])  # the estimate only decreases
 
@@ -234,7 +243,7 @@ assert errors[-1] < errors[0] / 100 and all(b < a for a, b in zip(radii, radii[1
 # the layer is injective on $\mathbb{B}$. §5 shows how sampling can miss the worst directions.
 
 # %%
-prop = ex.propinj(size=SIZE, max_workers=WORKERS, seed=0)
+prop = experiments.propinj(size=SIZE, max_workers=WORKERS, seed=0)
 it = prop.iterations
 print(f"{prop.proportions.shape[1]} trials, {int(it[-1])} iterations, {prop.params['n_test']} test points")
 for c in range(prop.n.size):
@@ -270,16 +279,24 @@ for n, q, a in zip(prop.n, prop.redundancy, auc):
 # For $\alpha = \mathbf 0$ there is an **exact** test on $\mathbb{R}^n$ (and, with zero bias, on every ball
 # around the origin, by scaling): a full-spark frame gives an injective $C_{\mathbf 0}$ iff every closed
 # half-space $\{x : \langle x, u\rangle \ge 0\}$ contains at least $n$ frame vectors, i.e. iff the
-# **Tukey depth** of the origin among the $\phi_i$ is at least $n$. The depth is a minimum over the
-# $2\binom{m}{n-1}$ directions orthogonal to $n - 1$ frame vectors, so it is exact and affordable for small
-# $n$ (`rf.zero_bias_injective`).
+# **Tukey depth** of the origin among the $\phi_i$ is at least $n$. The count
+# $\#\{i : \langle x, \phi_i\rangle \ge 0\}$ is constant on the open cells of the arrangement of the hyperplanes
+# $\phi_i^\perp$, and its minimum is attained on an open cell; each cell has a ray $\pm r_S$ on its boundary,
+# with $r_S$ orthogonal to a set $S$ of $n - 1$ frame vectors. At $\pm r_S$ itself those $n - 1$ elements
+# have coefficient $0$ and would count as active, so what `rf.zero_bias_injective`
+# (`relu_frames_nb/zero_bias.py`) computes for a full-spark frame is the count in the open cell beside the
+# ray where all of $S$ is negative:
+# $$d = \min_{|S| = n-1}\ \min\big(\#\{i \notin S : \langle r_S,\phi_i\rangle > 0\},\ \#\{i \notin S : \langle r_S,\phi_i\rangle < 0\}\big),$$
+# a minimum over the $\binom{m}{n-1}$ sets $S$ (both signs), with a witness point in that cell. It is exact
+# and affordable for small $n$. (Frames that are not full spark take a slower exact path.)
 #
 # A Gaussian frame with $m = 30$, $n = 6$ (seed 3), $K = \mathbb{B}$: sampling gives a positive estimate in
 # every entry, so it accepts the bias $\mathbf 0$, with or without the paper's correction $\rho^*$. The exact
 # test finds Tukey depth 5 < 6: in some direction only 5 elements are active, and the constructive proof
 # of Injectivity II ([02_injectivity](02_injectivity.ipynb)) turns it into two different inputs with the
 # same output. A proven correction would not have been fooled: the covering radius of the samples is at
-# least the probe estimate below, which exceeds the estimate itself.
+# least the probe estimate below, which exceeds the estimate itself. The check also recomputes the
+# depth with the formula above, by brute force over the $\binom{30}{5}$ sets $S$.
 
 # %%
 F = rf.zoo.gaussian(30, 6, seed=3)
@@ -295,6 +312,11 @@ tukey = rf.zero_bias_injective(F)  # ... but the exact test says no
 assert tukey.full_spark and tukey.depth == 5 and not tukey.injective
 w = tukey.witness
 assert (F.vectors @ w >= 0).sum() == 5 and not rf.is_rectifying(L0, w)
+S_all = np.array(list(combinations(range(F.m), F.n - 1)))  # the formula, by brute force
+r_S = np.linalg.svd(F.vectors[S_all])[2][:, -1]  # unit vectors orthogonal to the n - 1 vectors of S
+D = r_S @ F.vectors.T
+np.put_along_axis(D, S_all, 0.0, axis=1)  # the elements of S: neither side
+assert np.min(np.minimum((D > 1e-9).sum(axis=1), (D < -1e-9).sum(axis=1))) == tukey.depth
 
 coll = rf.find_collision(L0, K, points=[0.5 * w / np.linalg.norm(w)])
 assert coll.found and coll.certainty == "verified"
@@ -307,6 +329,43 @@ print(f"samples: {N_LIMIT}; smallest sampled bias {est6.values.min():.4f} > 0; p
 print(f"Tukey depth {tukey.depth} < n = 6: not injective; colliding pair at distance "
       f"{np.linalg.norm(coll.x - coll.y):.2e}")  # fmt: skip
 print(f"covering radius ≥ {rho_low.value:.3f} (probe estimate), so α^(N) - ρ < 0 somewhere")
+
+# %% [markdown]
+# ### The exact verdict closes the gap
+#
+# The paper's two methods leave a gap: sampling can over-estimate in high dimension (as here), and the
+# polytope bias of [07_polytope_bias](07_polytope_bias.ipynb) is a proof but only a sufficient one. The
+# Tukey-depth test closes it for $\alpha = \mathbf 0$ only. `rf.exact_verdict` decides any bias on a ball, a box,
+# a polytope or $\mathbb{R}^n$: with a **certificate** — a lower bound on the fewest active rows over the
+# domain, from the dual bound of a mixed-integer program (HiGHS), that exceeds $h$, the largest number
+# of frame vectors in one hyperplane through 0 (then the active rows span everywhere) — or with a
+# **verified colliding pair**. `rf.decide` runs the fast tests first and calls it for what they leave
+# open.
+#
+# Check, on the layer above: the exact verdict refutes $\alpha = \mathbf 0$ with a verified pair in the ball,
+# and its upper bound on the fewest active rows is at most $h = 5$. For $\alpha = -0.02\cdot\mathbf 1$, sampling
+# accepts as well, and the polytope bias cannot decide (its entries are all below $-0.36$); here the exact
+# verdict, through `rf.decide`, proves injectivity: at least 6 rows are active at every point of the ball,
+# more than $h = 5$.
+
+# %%
+exact0 = rf.exact_verdict(L0, K, time_limit=60)
+assert exact0.status == "not injective" and exact0.pair is not None
+xe, ye = exact0.pair
+assert K.contains(xe) and K.contains(ye) and np.linalg.norm(xe - ye) > 1e-6
+np.testing.assert_allclose(L0(xe), L0(ye), rtol=1e-9, atol=1e-12)
+assert exact0.h == 5 and exact0.upper_bound <= exact0.h
+print(f"α = 0: {exact0.status} (method {exact0.method}; fewest active rows ≤ {exact0.upper_bound}, h = {exact0.h})")
+
+L2 = L0.with_bias(-0.02)
+pbe6 = rf.polytope_bias(F, K)
+assert pbe6.is_guarantee and np.all(L2.alpha > pbe6.values)  # the polytope bias proves nothing here
+assert np.all(est6.values >= L2.alpha) and np.all(rf.is_rectifying(L2, X))  # sampling accepts
+v2 = rf.decide(L2, K, time_limit=60)
+assert v2.status == "injective" and v2.exact is not None
+assert v2.exact.lower_bound > v2.exact.h == 5  # the certificate
+print(f"α = -0.02: polytope bias ≤ {pbe6.values.max():.3f} proves nothing; rf.decide: {v2.status} "
+      f"({v2.method}; fewest active rows ≥ {v2.exact.lower_bound} > h = {v2.exact.h})")
 
 # %% [markdown]
 # [08_random_layers](08_random_layers.ipynb) repeats this comparison over a whole grid of random
@@ -325,6 +384,96 @@ print(f"covering radius ≥ {rho_low.value:.3f} (probe estimate), so α^(N) - ρ
 #   about 1, fastest for small $n$ and low redundancy.
 # - Passing on samples is not injectivity: in dimension 6 a layer passes every sample and the paper's
 #   correction, yet the exact Tukey-depth test proves it not injective, with a verified colliding pair.
+# - The exact verdict (`rf.exact_verdict`, used by `rf.decide`) closes the gap the paper's methods leave:
+#   it refutes that layer, and proves injective a nearby bias that neither sampling (no proof) nor the
+#   polytope bias (too conservative) can settle.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb06.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 6.1 — A bias with a proof
+#
+# The frame `ex.nb06.frame_6_1()` has five unit vectors at $10^\circ, 60^\circ, 100^\circ, 150^\circ, 280^\circ$.
+# With Approach A, compute a bias for which it is *proven* rectifying on the closed unit ball: the
+# sampling estimate minus a guaranteed covering radius of the samples (times $\|\phi_i\|$). It should
+# not be too conservative: every entry at most $0.05$ below the sampling estimate with 200 000 samples.
+# Set `answer_6_1` to it and confirm it with `rf.exact_verdict`. What does the exact verdict say about the
+# uncorrected estimate?
+
+# %% tags=["answer"]
+answer_6_1 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+F61 = ex.nb06.frame_6_1()
+X61 = rf.Ball(2).sample(N, seed=SEED)
+est61 = rf.sampling_bias(F61, X61, progress=False)  # exact on the samples
+rho61 = rf.covering_radius(X61, rf.Ball(2), kind="guaranteed", max_points=400_000)
+answer_6_1 = est61.values - rho61.value * F61.norms
+print(f"ρ ≤ {rho61.value:.4f}; proven bias {answer_6_1.round(4)}")
+for name, a in (("corrected", answer_6_1), ("uncorrected", est61.values)):
+    print(f"{name:>11}:", rf.exact_verdict(rf.ReLULayer(F61, a), rf.Ball(2)).status)
+ex.solution("6.1")
+
+# %% tags=["check"]
+ex.nb06.check_6_1(answer_6_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 6.2 — The Tukey depth by hand
+#
+# For the frame `ex.nb06.frame_6_2()` (eight random unit vectors in $\mathbb{R}^3$), compute the Tukey depth
+# of the origin with the formula of section 5 (a loop over the pairs $S$), and a direction $u$ in the open
+# cell beside the best ray, where exactly that many rows have $\langle u, \phi_i\rangle \ge 0$ (push $r_S$
+# slightly so that both rows of $S$ become negative). Compare with `rf.tukey_depth_origin`, and set
+# `answer_6_2` to `(depth, u)`.
+
+# %% tags=["answer"]
+answer_6_2 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+V62 = ex.nb06.frame_6_2().vectors
+best62 = (V62.shape[0] + 1, None, None)
+for S in combinations(range(V62.shape[0]), 2):
+    r = np.cross(V62[S[0]], V62[S[1]])  # orthogonal to both rows of S
+    r /= np.linalg.norm(r)
+    for sign in (1.0, -1.0):
+        count = int(np.sum(np.delete(sign * V62 @ r, S) > 0))
+        if count < best62[0]:
+            best62 = (count, sign * r, S)
+depth62, r62, S62 = best62
+u62 = r62 - 1e-6 * np.linalg.pinv(V62[list(S62)]) @ np.ones(2)  # both rows of S slightly negative
+answer_6_2 = (depth62, u62)
+print(f"depth {depth62} (library: {rf.tukey_depth_origin(V62).depth}); at u, {int(np.sum(V62 @ u62 >= 0))} rows >= 0")
+ex.solution("6.2")
+
+# %% tags=["check"]
+ex.nb06.check_6_2(answer_6_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 6.3 — A collision that sampling misses
+#
+# The layer `ex.nb06.layer_6_3()` has 20 Gaussian rows in $\mathbb{R}^5$ and the bias $-0.05$ in every entry.
+# Check that 20 000 samples of the unit ball of $\mathbb{R}^5$ are all rectifying points, then produce two
+# different points of the ball with the same output. Set `answer_6_3` to the pair `(x, y)`. (The zero-bias
+# test of section 5 does not apply: the bias is not zero.)
+
+# %% tags=["answer"]
+answer_6_3 = None
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+L63 = ex.nb06.layer_6_3()
+chk63 = rf.check_rectifying(L63, rf.Ball(5), n_samples=N, seed=SEED)
+v63 = rf.exact_verdict(L63, rf.Ball(5))
+answer_6_3 = v63.pair
+print(f"sampling: {chk63.n_checked - chk63.n_failed} of {chk63.n_checked} rectifying | exact: {v63.status} "
+      f"({v63.method}; fewest active rows ≤ {v63.upper_bound}, h = {v63.h})")  # fmt: skip
+ex.solution("6.3")
+
+# %% tags=["check"]
+ex.nb06.check_6_3(answer_6_3)
 
 # %%
 print("06_sampling: all checks passed")

@@ -1,0 +1,127 @@
+"""Checkers of the exercises of ``06_sampling``.
+
+6.1 a bias proven by sampling (Approach A with a guaranteed covering radius), not too conservative;
+6.2 the Tukey depth of the origin by hand, with a direction that attains it;
+6.3 a colliding pair for a layer in dimension 5 that passes 20 000 samples.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import relu_frames_nb as rf
+
+from . import report
+
+__all__ = ["frame_6_1", "TOLERANCE_6_1", "frame_6_2", "layer_6_3", "check_6_1", "check_6_2", "check_6_3"]
+
+
+def _vec(v) -> str:
+    return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
+
+
+# ---------------------------------------------------------------------------------------------
+# 6.1 — a proven bias
+# ---------------------------------------------------------------------------------------------
+
+#: how far below the sampled estimate (200 000 samples) an entry may lie
+TOLERANCE_6_1 = 0.05
+
+
+def frame_6_1() -> rf.Frame:
+    """Five unit vectors at 10, 60, 100, 150 and 280 degrees."""
+    t = np.radians([10.0, 60.0, 100.0, 150.0, 280.0])
+    return rf.Frame(np.column_stack([np.cos(t), np.sin(t)]))
+
+
+def check_6_1(answer):
+    """``answer``: a bias (5 entries) for which frame_6_1 is rectifying on the closed unit ball, every entry at most
+    TOLERANCE_6_1 below the sampled estimate with 200 000 samples."""
+
+    def verify(ans):
+        F = frame_6_1()
+        a = np.asarray(ans, dtype=float)
+        if a.shape != (F.m,):
+            return False, f"give {F.m} entries, one per frame vector; got shape {a.shape}"
+        v = rf.exact_verdict(rf.ReLULayer(F, a), rf.Ball(2))
+        if v.status == "not injective":
+            x, y = v.pair
+            return False, (f"your bias is too large: the layer is not injective at x = {_vec(x)} (y = {_vec(y)} has "
+                           "the same output); did you subtract the covering radius?")  # fmt: skip
+        if v.status != "injective":
+            return False, f"could not decide this bias ({v.text})"
+        ref = rf.sampling_bias(F, rf.Ball(2), n_samples=200_000, seed=0, progress=False).values
+        low = np.flatnonzero(a < ref - TOLERANCE_6_1)
+        if low.size:
+            i = int(low[0])
+            return False, (f"rectifying, but too conservative: entry {i} is {a[i]:.4f}, more than {TOLERANCE_6_1} "
+                           f"below the sampled estimate {ref[i]:.4f}; a finer covering bound or more samples help")  # fmt: skip
+        return True, f"proven rectifying on the ball (exact verdict: {v.method}), within {TOLERANCE_6_1} of sampling"
+
+    return report("6.1", answer, verify)
+
+
+# ---------------------------------------------------------------------------------------------
+# 6.2 — the Tukey depth by hand
+# ---------------------------------------------------------------------------------------------
+
+
+def frame_6_2() -> rf.Frame:
+    """Eight random unit vectors in R^3 (rf.zoo.random_sphere(8, 3, seed=601))."""
+    return rf.zoo.random_sphere(8, 3, seed=601)
+
+
+def check_6_2(answer):
+    """``answer``: ``(depth, u)``: the Tukey depth of the origin among the rows of frame_6_2, and a direction u with
+    exactly ``depth`` rows having <u, phi_i> >= 0."""
+
+    def verify(ans):
+        F = frame_6_2()
+        depth, u = ans
+        depth, u = int(depth), np.asarray(u, dtype=float)
+        if u.shape != (3,) or np.linalg.norm(u) < 1e-12:
+            return False, f"u should be a non-zero vector of R^3; got {u!r}"
+        count = int(np.count_nonzero(F.vectors @ u >= 0))
+        if count != depth:
+            return False, f"at your u, {count} rows have <u, phi_i> >= 0, not {depth}"
+        truth = rf.tukey_depth_origin(F)
+        if depth > truth.depth:
+            return False, (f"there is a direction with fewer: at u = {_vec(truth.witness)} only {truth.depth} rows "
+                           "have <u, phi_i> >= 0")  # fmt: skip
+        return True, (f"depth {depth}, attained at u = {_vec(u)}; since {depth} < n = 3 the zero-bias layer is not "
+                      "injective (the active rows at u do not span)")  # fmt: skip
+
+    return report("6.2", answer, verify)
+
+
+# ---------------------------------------------------------------------------------------------
+# 6.3 — a collision that sampling misses
+# ---------------------------------------------------------------------------------------------
+
+
+def layer_6_3() -> rf.ReLULayer:
+    """20 Gaussian rows in R^5 (rf.zoo.gaussian(20, 5, seed=9)), bias -0.05 in every entry."""
+    return rf.ReLULayer(rf.zoo.gaussian(20, 5, seed=9), -0.05)
+
+
+def check_6_3(answer):
+    """``answer``: two distinct points of the closed unit ball of R^5 with the same output under layer_6_3."""
+
+    def verify(ans):
+        L = layer_6_3()
+        x, y = (np.asarray(v, dtype=float) for v in ans)
+        if x.shape != (5,) or y.shape != (5,):
+            return False, f"give two points of R^5; got shapes {x.shape} and {y.shape}"
+        for name, v in (("x", x), ("y", y)):
+            if not rf.Ball(5).contains(v, tol=1e-9):
+                return False, f"{name} = {_vec(v)} is outside the unit ball (norm {np.linalg.norm(v):.6g})"
+        if np.linalg.norm(x - y) <= 1e-9:
+            return False, "x and y are the same point; a collision needs two different inputs"
+        Lx, Ly = L(x), L(y)
+        diff = float(np.max(np.abs(Lx - Ly)))
+        if diff > 1e-9 * max(1.0, float(np.max(np.abs(Lx)))):
+            return False, f"these two points do not collide: their outputs differ by up to {diff:.3g}"
+        return True, (f"x and y (|x - y| = {np.linalg.norm(x - y):.2g}) share their output: the layer is not "
+                      "injective on the ball, although random samples of the ball hardly ever show it")  # fmt: skip
+
+    return report("6.3", answer, verify)
