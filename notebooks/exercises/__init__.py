@@ -50,6 +50,9 @@ class Feedback:
     def __str__(self) -> str:
         return f"Exercise {self.exercise}: {self.status}" + (f" — {self.message}" if self.message else "")
 
+    def _ipython_display_(self) -> None:  # the checker already printed the line: show it once
+        pass
+
 
 def solution(exercise: str) -> None:
     """Mark ``exercise`` as solved by the worked solution (teacher's edition): its checker must then pass."""
