@@ -184,8 +184,11 @@ class RoundRegion(Region):
 
     exact = False
 
-    def __init__(self, d: int, r: float, Phi: np.ndarray, *, s: float = 0.0, positive: bool = False, sphere: bool = False):
+    def __init__(
+        self, d: int, r: float, Phi: np.ndarray, *, s: float = 0.0, positive: bool = False, sphere: bool = False, sides: int = 16
+    ):
         self.d, self.r, self.s = d, float(r), float(s)
+        self.sides = int(sides)
         self.positive, self.sphere = positive, sphere
         self.witness_ok = not sphere
         self.scale = max(1.0, self.r)
@@ -214,11 +217,66 @@ class RoundRegion(Region):
     def outer(self) -> LinearDescription:
         if self._desc is None:
             d = self.d
-            A = np.vstack([self._rows] + ([np.array(self.cuts)] if self.cuts else []))
-            b = np.r_[self._rhs, np.full(len(self.cuts), self.r)]
-            lo = np.zeros(d) if self.positive else np.full(d, -self.r)
-            self._desc = LinearDescription(d, 0, A, b, np.zeros((0, d)), np.zeros(0), lo, np.full(d, self.r))
+            T, ne, root = self._tree()
+            rows = [np.hstack([self._rows, np.zeros((self._rows.shape[0], ne))])]
+            rhs = [self._rhs]
+            if self.cuts:
+                rows.append(np.hstack([np.array(self.cuts), np.zeros((len(self.cuts), ne))]))
+                rhs.append(np.full(len(self.cuts), self.r))
+            if T.shape[0]:
+                rows.append(T)
+                rhs.append(self._tree_rhs)
+            lo = np.r_[np.zeros(d) if self.positive else np.full(d, -self.r), np.zeros(ne)]
+            hi = np.r_[np.full(d, self.r), np.full(ne, self.r)]
+            self._desc = LinearDescription(
+                d, ne, np.vstack(rows), np.concatenate(rhs), np.zeros((0, d + ne)), np.zeros(0), lo, hi
+            )
         return self._desc
+
+    def _tree(self):
+        r"""The norm bound :math:`\|z\| \le r` as a binary tree of 2-D cones, each relaxed to a polygon.
+
+        Internal node ``t`` with children ``p, q``: ``cos(theta) p + sin(theta) q <= t`` for
+        ``sides`` angles (a quarter of them when both children are non-negative nodes), so
+        ``t >= |(p, q)|`` holds at every point of the ball (valid) and ``|(p, q)| <= t /
+        cos(pi / sides)`` (tight); the root is bounded by ``r``. The polytope lies in the ball
+        of radius ``r / cos(pi / sides)^depth``, far tighter than the box in high dimension.
+        """
+        d, N = self.d, self.sides
+        if N == 0 or d < 2:
+            return np.zeros((0, d)), 0, None
+        level = list(range(d))
+        nonneg = [self.positive] * d
+        edges = []
+        nvar = d
+        while len(level) > 1:
+            nxt, nn = [], []
+            for i in range(0, len(level) - 1, 2):
+                edges.append((level[i], level[i + 1], nvar, nonneg[i] and nonneg[i + 1]))
+                nxt.append(nvar)
+                nn.append(True)
+                nvar += 1
+            if len(level) % 2:
+                nxt.append(level[-1])
+                nn.append(nonneg[-1])
+            level, nonneg = nxt, nn
+        root = level[0]
+        rows = []
+        for p, q, t, both in edges:
+            angles = np.linspace(0.0, np.pi / 2, N // 4 + 1) if both else 2 * np.pi * np.arange(N) / N
+            for th in angles:
+                row = np.zeros(nvar)
+                row[p], row[q], row[t] = np.cos(th), np.sin(th), -1.0
+                rows.append(row)
+        # the root at most r
+        row = np.zeros(nvar)
+        row[root] = 1.0
+        rows.append(row)
+        T = np.array(rows)
+        b_root = np.zeros(len(rows))
+        b_root[-1] = self.r
+        self._tree_rhs = b_root
+        return T, nvar - d, root
 
     def row_bounds(self, Phi):
         if self.positive:
@@ -241,11 +299,8 @@ class RoundRegion(Region):
         return Phi_Z, beta_Z - t
 
     def cell_empty(self, Phi_Z, beta_Z):
-        A, b = self._cell_rows(Phi_Z, beta_Z, 0.0)
-        p = min_norm_point(A, b)
-        if p is None:
-            return not self._lp_feasible(Phi_Z, beta_Z)
-        return bool(np.linalg.norm(p) > self.r * (1 + 1e-9))
+        """True when the cell at ``beta`` provably misses the ball (see :meth:`misses`)."""
+        return self.misses(Phi_Z, beta_Z)
 
     def misses(self, Phi_Z, beta_Z, u=None) -> bool:
         """True when ``{z : Phi_Z z <= beta_Z}`` provably misses the ball (one NNLS and one LP).
