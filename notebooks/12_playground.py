@@ -194,7 +194,7 @@ print(f"largest constant bias on the sphere: {answer_12_1:.4f} = cos 72° = {np.
 ex.solution("12.1")
 
 # %% tags=["check"]
-feedback_12_1 = ex.nb12.check_12_1(answer_12_1)
+ex.nb12.check_12_1(answer_12_1)
 
 # %% [markdown] tags=["exercise"]
 # ### Exercise 12.2 — the cube in space
@@ -217,7 +217,7 @@ print(f"polytope bias of every vertex of the cube on the sphere: {answer_12_2[0]
 ex.solution("12.2")
 
 # %% tags=["check"]
-feedback_12_2 = ex.nb12.check_12_2(answer_12_2)
+ex.nb12.check_12_2(answer_12_2)
 
 # %% [markdown] tags=["exercise"]
 # ### Exercise 12.3 — a collision of your own
@@ -244,7 +244,7 @@ print("x =", x123, "y =", y123, "common output:", L123(x123))
 ex.solution("12.3")
 
 # %% tags=["check"]
-feedback_12_3 = ex.nb12.check_12_3(answer_12_3)
+ex.nb12.check_12_3(answer_12_3)
 
 # %% tags=["voila-hide"]
 print("12_playground: all checks passed")
