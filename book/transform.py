@@ -16,7 +16,8 @@ The notebooks in ``notebooks/`` stay as they are (readable in JupyterLab); the b
   an ``{exercise}`` box labelled ``exercise-N-k``; the code cells tagged ``solution`` that
   follow it are wrapped in a gated ``{solution-start}``/``{solution-end}`` pair with
   ``:class: dropdown`` (hidden until the reader opens it); ``answer`` and ``check`` cells stay
-  plain code cells with their stored outputs;
+  plain code cells, the stored output of a ``check`` cell (the teacher's "correct — ...", which
+  gives the answer away) folded behind myst-nb's ``hide-output`` toggle;
 * ``|`` inside inline math in a table row is written ``\vert`` (the row would split there);
 * the saved widget state (notebook metadata) is dropped: the book shows each widget's static
   PNG and links to the live notebook through its launch buttons.
@@ -386,6 +387,9 @@ def transform_notebook(nb, name: str, items: dict[str, Item], occurrences: dict[
                 start = f":::{{solution-start}} {exercise}\n:label: {solution}\n:class: dropdown\n:::"
                 cells.append(_new_markdown(start, f"solution-start-{k}"))
                 in_solution = True
+            if "check" in tags and cell.get("outputs") and "hide-output" not in tags:
+                # the teacher's run printed "correct — <the answer>": folded away like the solution
+                cell.metadata["tags"] = [*tags, "hide-output"]
             for out in cell.get("outputs", []):
                 data = out.get("data", {})
                 if "text/markdown" in data:

@@ -178,7 +178,11 @@ def _exercise_notebook():
         new_code_cell("answer_3_1 = None", metadata={"tags": ["answer"]}),
         new_code_cell("answer_3_1 = -0.5\nex.solution('3.1')", metadata={"tags": ["solution"]}),
         new_code_cell("more = 1", metadata={"tags": ["solution"]}),
-        new_code_cell("ex.nb03.check_3_1(answer_3_1)", metadata={"tags": ["check"]}),
+        new_code_cell(
+            "ex.nb03.check_3_1(answer_3_1)",
+            metadata={"tags": ["check"]},
+            outputs=[new_output("stream", name="stdout", text="Exercise 3.1: correct — the largest bias is -1/2\n")],
+        ),
         new_markdown_cell("### Exercise 3.2\n\nAnother one.", metadata={"tags": ["exercise"]}),
         new_code_cell("answer_3_2 = None", metadata={"tags": ["answer"]}),
         new_code_cell("answer_3_2 = 1\nex.solution('3.2')", metadata={"tags": ["solution"]}),
@@ -207,6 +211,10 @@ def test_exercise_cells_become_boxes_and_solutions_hide_behind_a_toggle():
         ":::{exercise} 3.1 — Raise the bias\n:label: exercise-3-1\n:nonumber:\n\nFind the largest $\\alpha$.\n:::"
     )
     assert ":label: solution-3-1\n:class: dropdown" in out.cells[3].source
+    # the teacher's check output gives the answer away: folded behind myst-nb's output toggle
+    assert out.cells[7].metadata["tags"] == ["check", "hide-output"]
+    assert out.cells[7].outputs[0]["text"].startswith("Exercise 3.1: correct")
+    assert out.cells[2].metadata["tags"] == ["answer"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -257,6 +257,8 @@ def test_theorem_page_boxes_labels_and_widget_stills(offline, base, shots):
     assert_math_typeset(pg, THEOREM_PAGE)
     n_png, n_widgets = assert_pictures_shown(pg, THEOREM_PAGE)
     assert n_widgets >= 1, "07 shows the 3-D explorer: its still picture is expected"
+    pg.evaluate("() => window.scrollTo(0, 0)")
+    pg.wait_for_timeout(200)
     pg.screenshot(path=str(shots / "07-top.png"))
     # the tag table at the top links to the box: the link works and lands on it
     link = pg.locator("article.bd-article table a[href='#thm:pbe']").first
@@ -338,6 +340,13 @@ def test_an_exercise_solution_is_hidden_until_its_toggle_is_clicked(offline, bas
         body.wait_for(state="visible", timeout=10_000)
         assert "answer_" in body.inner_text()
         pg.screenshot(path=str(shots / "solution-open.png"))
+        if pages:  # the teacher's check output ("correct — ...") is folded too, and opens
+            check = pg.locator("div.cell.tag_check").first
+            output = check.locator(".cell_output").first
+            assert not output.is_visible(), f"{where}: the check's stored output gives the answer away"
+            _click_into_view(pg, check.locator("details summary").first)
+            output.wait_for(state="visible", timeout=10_000)
+            assert "Exercise" in output.inner_text()
 
 
 def test_api_page_lists_every_public_name_with_its_docstring(offline, base, shots):
