@@ -79,13 +79,15 @@ def hyperplane_info(
     if total <= max_subsets:
         return _enumerate(Phi, total, keep_sets)
     # general position assumed: record the cheap checks
-    G = np.abs(Phi @ Phi.T)
-    np.fill_diagonal(G, 0.0)
-    parallel = bool(np.any(G >= 1.0 - COPLANAR_TOL))
+    parallel = _parallel_rows(Phi)
     rng = np.random.default_rng(seed)
     k = min(n_checks, total)
-    subsets = np.argsort(rng.random((k, m)), axis=1)[:, : n - 1]
-    counts, ok = _counts(Phi, subsets)
+    subsets = np.array([rng.choice(m, n - 1, replace=False) for _ in range(k)], dtype=np.intp)
+    counts, ok = np.zeros(0, int), np.zeros(0, bool)
+    step = max(1, 4_000_000 // max(m, 1))
+    for s in range(0, k, step):
+        c_, o_ = _counts(Phi, subsets[s : s + step])
+        counts, ok = np.r_[counts, c_], np.r_[ok, o_]
     worst = int(counts[ok].max()) if np.any(ok) else n - 1
     if parallel or worst > n - 1:
         h = max(worst, n if parallel else n - 1)
@@ -105,6 +107,18 @@ def hyperplane_info(
     )
 
 
+def _parallel_rows(Phi: np.ndarray) -> bool:
+    """Whether two unit rows are parallel (angle below about ``COPLANAR_TOL``), in bounded memory."""
+    m = Phi.shape[0]
+    step = max(1, 4_000_000 // max(m, 1))
+    for s in range(0, m, step):
+        G = np.abs(Phi[s : s + step] @ Phi.T)
+        G[np.arange(G.shape[0]), np.arange(s, s + G.shape[0])] = 0.0
+        if np.any(G >= 1.0 - 0.5 * COPLANAR_TOL**2 - 4e-16):
+            return True
+    return False
+
+
 def _counts(Phi: np.ndarray, subsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each subset (rows of indices, n-1 each): frame vectors on its hyperplane, and whether it spans one."""
     n = Phi.shape[1]
@@ -121,7 +135,8 @@ def _enumerate(Phi: np.ndarray, total: int, keep_sets: int) -> HyperplaneInfo:
     h = 0
     seen: dict[bytes, np.ndarray] = {}
     overflow = False
-    for block in _chunks(itertools.combinations(range(m), n - 1), 20_000):
+    keep_sets = min(keep_sets, max(1, 200_000_000 // max(m, 1)))  # at most ~25 MB of packed masks
+    for block in _chunks(itertools.combinations(range(m), n - 1), max(1, min(20_000, 4_000_000 // max(m, 1)))):
         stack = Phi[block]
         _, s, vt = np.linalg.svd(stack, full_matrices=True)
         normals = vt[:, -1, :]

@@ -66,7 +66,7 @@ def solve_count(
     lower bound is then only known when the model is infeasible).
     """
     from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import csr_matrix, hstack, vstack
+    from scipy.sparse import csr_matrix, diags, hstack, vstack
 
     t0 = time.perf_counter()
     m, d = Phi.shape
@@ -83,7 +83,7 @@ def solve_count(
     ne = D.n_extra
     k = F.size
     M = U[F] - beta[F]
-    blocks = [hstack([csr_matrix(Phi[F]), csr_matrix((k, ne)), csr_matrix(-np.diag(M))])]
+    blocks = [hstack([csr_matrix(Phi[F]), csr_matrix((k, ne)), diags(-M, format="csr")])]
     lbs, ubs = [np.full(k, -np.inf)], [beta[F]]
     if D.A_ub.shape[0]:
         blocks.append(hstack([csr_matrix(D.A_ub), csr_matrix((D.A_ub.shape[0], k))]))
@@ -102,9 +102,7 @@ def solve_count(
         idx = col[S][col[S] >= 0]
         if idx.size == 0:  # pragma: no cover - would mean K is empty
             continue
-        row = np.zeros((1, d + ne + k))
-        row[0, d + ne + idx] = 1.0
-        blocks.append(csr_matrix(row))
+        blocks.append(csr_matrix((np.ones(idx.size), (np.zeros(idx.size, int), d + ne + idx)), shape=(1, d + ne + k)))
         lbs.append(np.ones(1))
         ubs.append(np.full(1, np.inf))
     if cutoff is not None:

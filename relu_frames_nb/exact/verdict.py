@@ -367,7 +367,8 @@ def _sample_search(run: _Run, subs: list, h: int, n_samples: int, rng) -> None:
             continue
         if n_samples == 0 or run.remaining() <= 0:
             break
-        S = sub.region.sample(n_samples, rng)
+        N = max(1, min(n_samples, 20_000_000 // max(sub.Phi.shape[0], 1)))  # bounded memory
+        S = sub.region.sample(N, rng)
         counts = (S @ sub.Phi.T - sub.a >= 0).sum(axis=1)
         order = np.argsort(counts, kind="stable")
         lifted_best = None
@@ -381,7 +382,7 @@ def _sample_search(run: _Run, subs: list, h: int, n_samples: int, rng) -> None:
             if counts[i] <= h and run.try_witness(z):
                 return
         # greedy descent from the few best points (each a short series of LPs)
-        budget = min(0.15 * run.remaining(), 2.0 + 0.05 * run.remaining())
+        budget = min(0.1 * run.remaining(), 1.0 + 0.02 * run.remaining())
         stop = time.perf_counter() + budget
         for i in order[:5]:
             if time.perf_counter() > stop or run.remaining() <= 0:
@@ -457,6 +458,8 @@ def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: flo
             beta = sub.a + shift * norms
             if sub.bounds is None:
                 sub.bounds = sub.region.row_bounds(sub.Phi)
+                if shift >= 0:  # rows on all over the domain: a first, always valid lower bound
+                    sub.lower = max(sub.lower, int((sub.bounds[0] > beta).sum()))
             res = solve_count(
                 sub.Phi, beta, sub.region, time_limit=budget, bounds=sub.bounds, covers=sub.covers,
                 cutoff=h if usable else None, feasibility=sub.solves > 0 and not sub.region.exact,
