@@ -18,7 +18,8 @@ render3d    :func:`static_render` (matplotlib 3-D), :func:`figure_poly`, :func:`
 experiments the figures of "Numerical experiments": :func:`plot_propinj`,
             :func:`plot_isinj`, :func:`plot_conv` (used by ``reproduce`` and the notebooks)
 widgets     :class:`FrameExplorer2D` (explorer2d), :class:`PolytopeExplorer3D`
-            (explorer3d), :class:`ReconstructionPlayground` (playground); ipywidgets
+            (explorer3d), :class:`ReconstructionPlayground` (playground),
+            :class:`DigitsExplorer` (digits); ipywidgets
 _common, _plane2d, _png, _widget_base   private helpers of the modules above
 
 One keyword convention for every plotting function here: a function that draws on one axes
@@ -45,6 +46,7 @@ __all__ = [
     "explorer2d",
     "explorer3d",
     "playground",
+    "digits",
     "parse_matrix",
 ]
 

@@ -10,6 +10,9 @@ r"""Interactive explorers (ipywidgets compound widgets) built on the core, ``pla
 * :class:`ReconstructionPlayground` — pick ``x``, see :math:`z = C_\alpha x` and its active
   set, reconstruct with the ReLU-dual and with the ReLU frame algorithm (iterations,
   error curve).
+* :class:`DigitsExplorer` — a small image (a digit of a data set, or drawn on a grid of
+  toggle buttons) through the first layer of a trained network: hidden activations, active
+  count against the input dimension, reconstruction from the activations.
 
 Each class is an :class:`ipywidgets.VBox` built in ``__init__``; observers are short,
 call the core and update data in place. Every observer runs through a guard: an
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 from ..verdict import Verdict, decide
 from ._widget_base import presets
+from .digits import DigitsExplorer
 from .explorer2d import FrameExplorer2D
 from .explorer3d import PolytopeExplorer3D, bias_table_html
 from .playground import ReconstructionPlayground
@@ -37,6 +41,7 @@ __all__ = [
     "FrameExplorer2D",
     "PolytopeExplorer3D",
     "ReconstructionPlayground",
+    "DigitsExplorer",
     "bias_table_html",
     "presets",
 ]
