@@ -42,10 +42,11 @@
 # | `[fig:fig4]` | Figure 4: icosahedron vs. an irregular frame; the polytope bias of one vertex on $\mathbb{B}$ (static and interactive 3-D) |
 #
 # **Errata** of the printed paper, each stated, refuted by a counterexample in a checking cell and
-# then replaced by the corrected version: the weights and the omnidirectionality test of App. B;
-# the ball/donut formula (iii) and its radius scaling; the exterior statement (v); the test
-# "$F_j$ meets $\mathbb{R}^n_+$" of App. C2 (iv); the tetrahedron value $\alpha_{\mathbb{S}} = -1/\sqrt3$
-# (printed $+1/\sqrt3$). A remark on `[lem:err]` fills a gap in its proof.
+# then replaced by the corrected version: the weights of App. B; the ball/donut formula (iii) and its
+# radius scaling; the exterior statement (v); the test "$F_j$ meets $\mathbb{R}^n_+$" of App. C2 (iv); the
+# tetrahedron value $\alpha_{\mathbb{S}} = -1/\sqrt3$ (printed $+1/\sqrt3$). The omnidirectionality test of
+# App. B is listed with them but is of another kind: correct as stated when the minimum is attained, not
+# computable as posed; the kit uses an LP instead. A remark on `[lem:err]` fills a gap in its proof.
 #
 # Conventions: rows of a matrix are the frame vectors, the layer is
 # $C_\alpha(x) = \mathrm{ReLU}(\Phi x - \alpha)$ (the bias is subtracted), code indices are 0-based
@@ -55,12 +56,14 @@
 # %matplotlib inline
 import numpy as np
 from matplotlib.figure import Figure
-from scipy.optimize import nnls
+from scipy.optimize import linprog, nnls
 
 import relu_frames_nb as rf
-from relu_frames_nb import experiments as ex
+from relu_frames_nb import experiments
 from relu_frames_nb.viz import palette, plane, space
 from relu_frames_nb.viz.experiments import plot_conv
+
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SIZE = "full" if FULL else "fast"  # size of the experiment behind Figure conv
@@ -226,37 +229,57 @@ np.testing.assert_allclose(c_printed @ Ec.vectors, 0, atol=1e-12)
 assert not np.isclose(c_printed.sum(), 1) and np.isclose(c_printed.sum(), np.sqrt(2))
 
 # %% [markdown]
-# ### Erratum — App. B: the omnidirectionality test
+# ### Erratum (not computable as posed; correct as stated) — App. B: the omnidirectionality test
 #
 # *Printed:* $\Phi$ is omnidirectional iff the convex program
 # $\min \lVert Dc\rVert$ subject to $c > 0$ has a solution ($D$ = synthesis matrix, columns $\phi_i$).
 #
-# *Why it is not a usable test:* for **every** frame the infimum is 0, approached along
-# $c = t\,\mathbf 1$, $t \to 0$, since $\lVert D(t\mathbf 1)\rVert = t\lVert\sum_i\phi_i\rVert$. Whether
-# the infimum is *attained* on the open set $c > 0$ is what decides, and a solver cannot see that:
-# it returns $c \approx 0$, $\lVert Dc\rVert \approx 0$ for an omnidirectional frame and for one that
-# is not.
+# *Read literally, this is correct when "has a solution" means that the minimum is attained.* For
+# every frame the infimum over $c > 0$ is 0, approached along $c = t\,\mathbf 1$, $t \to 0$, since
+# $\lVert D(t\mathbf 1)\rVert = t\lVert\sum_i\phi_i\rVert$. So a minimizer exists iff some $c > 0$ has $Dc = 0$,
+# i.e. iff 0 is a convex combination of *all* $\phi_i$ with positive weights, i.e. iff 0 is an interior
+# point of $P_\Phi$ — omnidirectionality.
 #
-# *Correct (an LP):* $\Phi$ is omnidirectional iff
-# $t^* = \max\{t : Dc = 0,\ \sum_i c_i = 1,\ c_i \ge t\} > 0$: the infimum is then attained with a
-# margin. This is what `rf.is_omnidirectional(F, method="lp")` solves (HiGHS); the default
-# `method="hull"` reads the same answer off the facet offsets of the convex hull.
+# *Not computable as posed:* the feasible set $c > 0$ is open, and a solver returns $c \approx 0$,
+# $\lVert Dc\rVert \approx 0$ for an omnidirectional frame and for one that is not; "attained" and
+# "approached" look the same in floating point.
 #
-# Counterexample to the printed test: the non-omnidirectional frame `not_omni` of the figure
-# reaches objective values as small as we like with $c > 0$ (along $c = t\mathbf 1$), exactly like an
-# omnidirectional one. The corrected LP separates them, and agrees with the hull test on 200 random
-# frames, some omnidirectional and some not.
+# *What the kit computes (an LP with a margin):* $\Phi$ is omnidirectional iff
+# $t^* = \max\{t : Dc = 0,\ \sum_i c_i = 1,\ c_i \ge t\} > 0$. This is what
+# `rf.is_omnidirectional(F, method="lp")` solves (HiGHS); the default `method="hull"` reads the same
+# answer off the facet offsets of the convex hull.
+#
+# Checks: along $c = t\mathbf 1$ the printed objective goes to 0 for the non-omnidirectional frame
+# `not_omni` of the figure exactly as for the omnidirectional `omni` (a solver cannot separate them);
+# the literal reading holds for both — our own LP (`scipy.optimize.linprog`) gives $t^* > 0$ and a
+# minimizer $c^* > 0$ with $Dc^* = 0$ for `omni`, and $t^* < 0$ for `not_omni` (no $c > 0$ has $Dc = 0$:
+# the minimum is not attained); and the library's LP agrees with the hull test on 200 random frames,
+# some omnidirectional and some not.
 
 # %%
+def omni_lp(Fr):
+    """t* = max t subject to D c = 0, sum c = 1, c_i >= t (variables c, t), and the optimal c."""
+    m, n = Fr.m, Fr.n
+    A_eq = np.vstack([np.c_[Fr.vectors.T, np.zeros(n)], np.r_[np.ones(m), 0.0]])
+    res = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-np.eye(m), np.ones(m)], b_ub=np.zeros(m), A_eq=A_eq,
+                  b_eq=np.r_[np.zeros(n), 1.0], bounds=(None, None), method="highs")  # fmt: skip
+    assert res.status == 0
+    return -res.fun, res.x[:m]
+
+
 values = {}
 for name, Fr in [("not omnidirectional", not_omni), ("omnidirectional", omni)]:
     D = Fr.vectors.T
     values[name] = [np.linalg.norm(D @ (t * np.ones(Fr.m))) for t in [1e-1, 1e-4, 1e-8, 1e-12]]
     print(f"printed objective ||D c|| along c = t*1, {name:19s}:", [f"{v:.1e}" for v in values[name]])
-for v in values.values():  # the printed program cannot tell the two frames apart
+for v in values.values():  # the printed program, solved numerically, cannot tell the two frames apart
     assert v[-1] < 1e-11 and np.all(np.diff(v) < 0)
-print("corrected LP:", rf.is_omnidirectional(omni, method="lp"), "(omnidirectional),",
-      rf.is_omnidirectional(not_omni, method="lp"), "(not)")
+t_omni, c_omni = omni_lp(omni)
+t_not, _ = omni_lp(not_omni)
+print(f"LP: t* = {t_omni:.4f} for omni (minimizer c* > 0 with ||D c*|| = {np.linalg.norm(omni.vectors.T @ c_omni):.1e}), "
+      f"t* = {t_not:.4f} for not_omni (the minimum is not attained)")
+assert t_omni > 0 and np.all(c_omni >= t_omni) and np.linalg.norm(omni.vectors.T @ c_omni) < 1e-12  # attained
+assert t_not < 0  # no strictly positive c with D c = 0
 assert rf.is_omnidirectional(omni, method="lp") and not rf.is_omnidirectional(not_omni, method="lp")
 hull_says, lp_says = [], []
 for k in range(200):
@@ -281,7 +304,9 @@ assert hull_says == lp_says and 0 < sum(hull_says) < 200
 # Check on random frames in $\mathbb{R}^3$ and $\mathbb{R}^4$ and the ball $\mathbb{B}$: rectifying at
 # every one of many samples, and each value is attained (the infimum is a minimum at the returned
 # `argmin`, a point of $K$ in a cone of a facet containing $\phi_i$), so no entry can be raised
-# *within this construction*.
+# *within this construction*. "In the cone" is checked directly, not only through the facet index the
+# library reports: the non-negative least-squares fit of `argmin` by the facet's vertices,
+# $\min_{c \ge 0}\lVert \Phi_{I_F}^\top c - x\rVert$, has residual 0.
 
 # %%
 for m, n in [(12, 3), (30, 4)]:
@@ -292,11 +317,15 @@ for m, n in [(12, 3), (30, 4)]:
     chk = rectifying_on(F, est.values, K)
     attained = np.einsum("ij,ij->i", est.argmin, F.vectors)
     in_facet = [i in P.facet(est.facets[i]) for i in range(m)]
+    # the minimizer is a non-negative combination of the vertices of that facet: NNLS residual 0
+    cone_residual = np.array([nnls(P.points[P.facet(est.facets[i])].T, est.argmin[i])[1] for i in range(m)])
     print(f"m={m}, n={n}: PBE on the ball in [{est.values.min():.3f}, {est.values.max():.3f}], "
-          f"{est.guarantee}; rectifying at {chk.n_checked - chk.n_failed}/{chk.n_checked} samples")
+          f"{est.guarantee}; rectifying at {chk.n_checked - chk.n_failed}/{chk.n_checked} samples; "
+          f"largest distance of a minimizer to its facet cone {cone_residual.max():.1e}")
     assert chk.rectifying and est.is_guarantee
     np.testing.assert_allclose(attained, est.values, atol=1e-10)
-    assert all(in_facet) and np.all(K.contains(est.argmin))
+    assert all(in_facet) and np.all(K.contains(est.argmin)) and cone_residual.max() < 1e-10
+    assert np.any(np.linalg.norm(est.argmin, axis=1) > 0.5)  # not only the trivial minimizer 0 (in every cone)
 
 # %% [markdown]
 # **[fig:poly]** Three decompositions of the sphere for a random frame of $m = 12$ unit vectors
@@ -354,8 +383,15 @@ assert len(bases) != P12.n_facets or common < len(bases)
 #    $s\,\alpha_\Phi^\Delta$. *(The printed statement scales the frame too: see the erratum.)*
 #
 # Check: one random frame ($m = 12$, $\mathbb{R}^3$) on each bounded domain, the icosahedron and a
-# dense random frame on the exterior; rectifying at every sample, the values match the formulas,
-# and the minima are attained at points of the domain.
+# dense random frame on the exterior; rectifying at every sample, and the minima are attained at
+# points of the domain. The values are compared with an **independent** computation, not with the
+# formulas they implement: a brute-force minimum of $\langle y, \phi_i\rangle$ over many points $y$ of
+# $\operatorname{cone}(F) \cap K$ for every facet $F \ni \phi_i$ (random non-negative combinations of
+# the facet's vertices and dense points on its edges, pushed radially onto $\mathbb{S}$ and scaled to
+# radii from $s$ to $r$). Sampling can only find values $\ge$ the true minimum, so the check is
+# "library $\le$ brute force $\le$ library $+\,10^{-4}$"; the printed formula (iii), for instance, would
+# fail it (see the erratum below). For the positive ball the facets whose cone meets $\mathbb{R}^3_+$ are
+# found by our own feasibility LP (`scipy.optimize.linprog`: $c \ge 0$, $\sum c = 1$, $\Phi_{I_F}^\top c \ge 0$).
 
 # %%
 F = F12
@@ -378,28 +414,65 @@ for name, est in ests.items():
     assert chk.rectifying
 
 # %%
+def cone_points(P, j, n_inner=3000, n_edge=400, seed=SEED):
+    """Points of the facet F_j: random convex combinations of its vertices and dense points on its edges."""
+    V = P.points[P.facet(j)]
+    inner = np.random.default_rng(seed + j).dirichlet(np.ones(len(V)), n_inner) @ V
+    t = np.linspace(0.0, 1.0, n_edge)[:, None]
+    return np.vstack([inner] + [(1 - t) * V[a] + t * V[b] for a in range(len(V)) for b in range(a + 1, len(V))])
+
+
+def brute_force_bias(P, radii=None, facets=None):
+    """min <y, phi_i> over sampled y in cone(F) ∩ K, over the facets F containing phi_i (+inf: in none).
+
+    radii None: K is the boundary of P (the facet points themselves); otherwise the points are pushed
+    onto the unit sphere and scaled by every radius given (K = the shell or ball they span)."""
+    out = np.full(P.points.shape[0], np.inf)
+    for j in range(P.n_facets) if facets is None else facets:
+        Y = cone_points(P, j)
+        if radii is not None:
+            U = Y / np.linalg.norm(Y, axis=1, keepdims=True)
+            Y = np.vstack([r * U for r in radii])
+        for i in P.facet(j):
+            out[i] = min(out[i], float((Y @ P.points[i]).min()))
+    return out
+
+
+def meets_positive_orthant(V):
+    """Feasibility LP: some c >= 0, sum c = 1, with V^T c >= 0 (the facet's cone meets R^n_+ beyond 0)."""
+    res = linprog(np.zeros(len(V)), A_ub=-V.T, b_ub=np.zeros(V.shape[1]), A_eq=np.ones((1, len(V))), b_eq=[1.0],
+                  bounds=(0, None), method="highs")  # fmt: skip
+    return res.status == 0
+
+
+radii = {"boundary": None, "sphere": [1.0], "ball B_2": np.linspace(0.0, 2.0, 5),
+         "donut D_{1,1/2}": np.linspace(0.5, 1.0, 5)}  # fmt: skip
+relevant = np.array([meets_positive_orthant(P.points[P.facet(j)]) for j in range(P.n_facets)])
+brute = {name: brute_force_bias(P, r) for name, r in radii.items()}
+brute["positive ball"] = brute_force_bias(P, np.linspace(0.0, 1.0, 5), facets=np.flatnonzero(relevant))
+for name, b in brute.items():
+    lib = ests[name].values
+    fin = np.isfinite(lib)
+    gap = b[fin] - lib[fin]
+    print(f"{name:16s} brute force minus library in [{gap.min():+.1e}, {gap.max():+.1e}]; "
+          f"free elements agree: {bool(np.array_equal(np.isfinite(b), fin))}")
+    assert np.array_equal(np.isfinite(b), fin) and np.all(gap >= -1e-12) and np.all(gap <= 1e-4), name
+assert np.array_equal(relevant, ests["positive ball"].info["relevant_facets"])  # the same facets as the library
+
 aB, aS = ests["sphere"].info["alpha_boundary"], ests["sphere"].values
 # (i) boundary: attained at a vertex of a facet containing phi_i
-np.testing.assert_allclose(ests["boundary"].values, aB)
 assert all(np.isclose(np.linalg.norm(ests["boundary"].argmin[i]), 1) for i in range(F.m))
 # (ii) sphere: never above the boundary value, equal where that is >= 0, attained on S
 assert np.all(aS <= aB + 1e-12)
 np.testing.assert_allclose(aS[aB >= 0], aB[aB >= 0])
 np.testing.assert_allclose(np.linalg.norm(ests["sphere"].argmin, axis=1), 1)
-# ... and no sample of a facet cone on S goes below the value of that facet's vertices
-for j in range(P.n_facets):
-    Y = U[(jj == j)]
-    for i in P.facet(j):
-        assert np.all(Y @ F.vectors[i] >= aS[i] - 1e-12)
-# (iii) ball and donut: r*a where a < 0, s*a where a >= 0
-np.testing.assert_allclose(ests["ball B_2"].values, np.where(aS < 0, 2.0 * aS, 0.0))
-np.testing.assert_allclose(ests["donut D_{1,1/2}"].values, np.where(aS < 0, aS, 0.5 * aS))
-assert np.all(ests["ball B_2"].values >= -2.0 - 1e-12)  # never below -r (Lemma B_r)
-# (iv) positive ball: free elements exist, the others are never below the ball value
+# (iii) ball: never below -r (Lemma B_r); (iv) positive ball: free elements exist, the others are
+# never below the ball value (fewer facets)
+assert np.all(ests["ball B_2"].values >= -2.0 - 1e-12)
 pb = ests["positive ball"]
 assert np.any(np.isinf(pb.values))
-assert np.all(pb.values >= np.where(aS < 0, aS, 0.0) - 1e-12)
-print("formulas (i)-(iv) checked")
+assert np.all(pb.values >= rf.polytope_bias(P, rf.Ball(3)).values - 1e-12)
+print("formulas (i)-(iv) checked against brute-force minima over cone(F) ∩ K")
 
 # %% [markdown]
 # The exterior $\{\lVert x\rVert \ge s\}$ is unbounded, so sampling it means choosing radii: we take
@@ -676,7 +749,7 @@ assert rectifying_on(tet, -1 / np.sqrt(3), rf.Sphere(3)).rectifying
 # rectifying on all of $\mathbb{S}$: near the minimizers of the polytope bias some points fail.
 
 # %%
-cv = ex.conv(size=SIZE, max_workers=WORKERS, seed=0)
+cv = experiments.conv(size=SIZE, max_workers=WORKERS, seed=0)
 d = cv.distances
 print(f"{d.shape[0]} trials, {int(cv.iterations[-1])} iterations: mean distance {cv.mean[-1]:.2e} "
       f"(min {d[:, -1].min():.2e}, max {d[:, -1].max():.2e}); non-increasing {cv.non_increasing}, from above {cv.from_above}")
@@ -701,18 +774,66 @@ print(f"uncorrected sampled bias of trial 0: not rectifying at {n_fail} of {near
 assert n_fail > 0 and rf.is_rectifying(rf.ReLULayer(tet, cv.alpha_s), near).all()
 
 # %% [markdown]
+# ### Beyond the polytope bias: the exact verdict
+#
+# The polytope bias is a *sufficient* bias: every bias below it is rectifying, but a bias above it
+# need not fail (the cube above is an example). The paper's methods leave such layers open: the
+# polytope bias does not cover them, and sampling can only find failures. The kit's **exact verdict**
+# (`rf.exact_verdict`, and `rf.decide`, which calls it when its fast tests leave the question open)
+# settles them: a layer on a convex domain is injective iff no point of the domain has an active
+# sub-frame that fails to span (Injectivity I/II, [02_injectivity](02_injectivity.ipynb)). For a small
+# frame it asks this of every hyperplane spanned by $n - 1$ frame vectors with one LP each (method
+# `hyperplanes`); otherwise a mixed-integer program bounds the fewest active vectors over $K$ from below
+# (a certificate) and from above (points of $K$).
+#
+# Check on the random 12-vector frame on $\mathbb{B}$: raise every entry of the polytope bias by $0.1$.
+# `rf.decide` cannot use the polytope bias any more (the margin is $-0.1$), yet the exact verdict proves
+# the layer injective; dense sampling agrees (no failing point). Raising by $0.2$ instead, the exact
+# verdict returns a verified colliding pair.
+
+# %%
+alpha_ball = rf.polytope_bias(F12, rf.Ball(3)).values
+for raise_by in [0.1, 0.2]:
+    L_up = rf.ReLULayer(F12, alpha_ball + raise_by)
+    v = rf.decide(L_up, rf.Ball(3))
+    xv = rf.exact_verdict(L_up, rf.Ball(3))
+    print(f"polytope bias + {raise_by}: decide says {v.status!r} (method {v.method!r}, margin {v.margin:+.2f}); "
+          f"exact verdict {xv.status!r} by {xv.method!r}, fewest active vectors in [{xv.lower_bound}, {xv.upper_bound}], "
+          f"h = {xv.h}")  # fmt: skip
+    print("   ", xv.text)
+    assert np.isclose(v.margin, -raise_by) and v.status == xv.status
+    if raise_by == 0.1:
+        assert xv.status == "injective" and xv.lower_bound > xv.h  # the certificate: more than h active everywhere
+        assert rectifying_on(F12, alpha_ball + raise_by, rf.Ball(3)).rectifying
+    else:
+        assert xv.status == "not injective" and xv.pair is not None
+        x_a, x_b = xv.pair
+        assert np.all(rf.Ball(3).contains(np.array([x_a, x_b]))) and not np.allclose(x_a, x_b)
+        np.testing.assert_allclose(L_up(x_a), L_up(x_b), atol=1e-9)
+
+# %% [markdown]
 # ## 6. Hole radius and covering radius
 #
-# **[rem:hole-radius]** A facet $F$ with unit normal $a_F$ and offset $b_F$ cuts from the sphere an
-# empty cap $\{y \in \mathbb{S} : \langle a_F, y\rangle \ge b_F\}$ whose boundary circle passes
-# through the vertices of $F$ and no frame vector lies inside. Its centre is $a_F$, and the
-# Euclidean distance from the centre to the boundary circle — the **hole radius** — is
+# **[rem:hole-radius]** The paper defines the hole radius of a facet $F$ as the distance from the
+# boundary to the centre of "its spherical cap $F^{\mathbb{S}}$", and $F^{\mathbb{S}}$ is
+# $\operatorname{cone}(F) \cap \mathbb{S}$ (eq. (cone)): the radial image of the facet, a spherical
+# polygon, which has no centre of its own. **Here we switch to a different set, the empty cap**: the
+# hyperplane of $F$, with unit normal $a_F$ and offset $b_F$, cuts from the sphere the cap
+# $\{y \in \mathbb{S} : \langle a_F, y\rangle \ge b_F\}$, a round disc on the sphere whose boundary circle
+# passes through the vertices of $F$ and which contains no frame vector in its interior. It contains
+# $F^{\mathbb{S}}$ (for $n = 3$: the circumscribed disc of the spherical triangle) and is strictly larger.
+# Its centre is $a_F$, which may lie *outside* $F^{\mathbb{S}}$ (an obtuse facet), and the
+# Euclidean distance from the centre to the boundary circle — the **hole radius** as used here, and
+# in the covering-radius literature the paper cites — is
 # $h_F = \lVert a_F - \phi_\ell\rVert = \sqrt{2 - 2b_F}$ ($\ell \in I_F$). The covering radius of
 # the frame for the sphere, $\rho(\Phi; \mathbb{S}) = \sup_{y \in \mathbb{S}} \min_i \lVert y - \phi_i\rVert$
 # (the quantity of Theorem samp in [06_sampling](06_sampling.ipynb) with $X_N = \Phi$), is the
 # **largest hole radius**.
 #
 # This ties the two approaches together. Check for the random 12-vector frame:
+# * the switch of sets: every point of $F^{\mathbb{S}}$ lies in the empty cap of $F$, the cap also has
+#   points outside $\operatorname{cone}(F)$, and for several facets the centre $a_F$ itself is not in
+#   $\operatorname{cone}(F)$ (NNLS residual $> 0$), so "the centre of $F^{\mathbb{S}}$" can only mean the cap's;
 # * the centre $a_F$ of the largest hole has all frame vectors at distance $\ge h_F$, with equality
 #   at its vertices (so $\rho \ge \max_F h_F$);
 # * the library's guaranteed grid bound and a dense probe estimate bracket $\rho$, and both agree
@@ -721,6 +842,22 @@ assert n_fail > 0 and rf.is_rectifying(rf.ReLULayer(tet, cv.alpha_s), near).all(
 #   $\mathbb{S}$ — valid (rectifying on dense samples) but on average much smaller than the polytope bias.
 
 # %%
+centre_outside, cap_larger = 0, 0
+for j in range(P12.n_facets):
+    V, a_F, b_F = P12.points[P12.facet(j)], P12.normals[j], P12.offsets[j]
+    FS = cone_points(P12, j)
+    FS /= np.linalg.norm(FS, axis=1, keepdims=True)  # points of F^S = cone(F) ∩ S
+    assert np.all(FS @ a_F >= b_F - 1e-12)  # F^S lies in the empty cap
+    # a point of the cap's rim beyond the first edge: on the sphere, on the facet's plane, not a vertex
+    centre, mid = b_F * a_F, (V[0] + V[1]) / 2
+    w = centre + np.sqrt(1 - b_F**2) * (mid - centre) / np.linalg.norm(mid - centre)
+    assert np.isclose(np.linalg.norm(w), 1) and np.isclose(w @ a_F, b_F)
+    cap_larger += bool(nnls(V.T, w)[1] > 1e-6)  # ... and not in cone(F)
+    centre_outside += bool(nnls(V.T, a_F)[1] > 1e-6)
+print(f"every empty cap contains its F^S; a cap point outside cone(F) for {cap_larger}/{P12.n_facets} facets; "
+      f"the centre a_F outside cone(F) for {centre_outside} facets")
+assert cap_larger == P12.n_facets and centre_outside > 0
+
 hole = np.sqrt(2 - 2 * P12.offsets)
 jmax = int(np.argmax(hole))
 d_centre = np.linalg.norm(P12.points - P12.normals[jmax], axis=1)
@@ -831,20 +968,108 @@ viewer.select_vertex(1)  # back to phi_2 for the saved view
 #
 # * The facets of the inscribing polytope that miss the origin carry frames, and for an
 #   omnidirectional frame their cones tile $\mathbb{R}^n$; one appended vector completes any frame
-#   (with weights $1/(m+s)$, not the printed $1/(1+s)$), and the usable test is an LP with a margin.
+#   (with weights $1/(m+s)$, not the printed $1/(1+s)$); the printed test (a minimum over $c > 0$) is right when
+#   read literally but not computable, and the kit's test is an LP with a margin.
 # * The polytope bias is a proof: rectifying at every one of many samples on ball, sphere, donut,
 #   non-negative ball and exterior, with closed forms whose printed versions for the ball/donut, the
 #   exterior and the positive-ball facet test each fail on an explicit counterexample.
 # * For the simplicial regular solids (tetrahedron, octahedron, icosahedron) no entry of
 #   $\alpha^\Delta_\mathbb{S}$ can be raised; the tetrahedron's value is $-1/\sqrt3$, and sampling creeps
 #   towards it from above, so an uncorrected sampled bias is not rectifying everywhere.
-# * The largest hole radius of the facets is the covering radius of the frame, the quantity that
-#   turns the sampling estimate into a guarantee; used that way it gives a much smaller bias.
+# * The polytope bias is sufficient, not necessary: above it the exact verdict (`rf.exact_verdict`, used by
+#   `rf.decide`) still proves a layer injective, or returns a verified colliding pair.
+# * The largest hole radius of the facets (read on the empty cap of a facet, not on $F^{\mathbb{S}}$) is the
+#   covering radius of the frame, the quantity that turns the sampling estimate into a guarantee; used that
+#   way it gives a much smaller bias.
 # * Only for regular frames do the facet cones coincide with the most-correlated-basis patches.
 #
 # Next: [08_random_layers](08_random_layers.ipynb) asks how often random layers are injective, and
 # [09_reconstruction](09_reconstruction.ipynb) inverts the layers built here, with left inverses from the
 # facets.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb07.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 7.1 — Complete a frame, then bias it on a donut
+#
+# The frame `F = ex.nb07.frame_7_1()` (10 random unit vectors in $\mathbb{R}^3$) is **not** omnidirectional,
+# so it has no polytope bias. Complete it to an omnidirectional frame with one extra vector (App. B, §2),
+# then compute the polytope bias of the completed frame on the donut $\mathbb{D}_{2,1/2} = \{\tfrac12 \le \lVert x\rVert \le 2\}$
+# (`rf.Shell(3, 0.5, 2.0)`). Before you trust the library, predict one entry by hand from the sphere value:
+# which one of $r a$ and $s a$ applies? Set `answer_7_1 = (completed_frame, bias)`.
+
+# %% tags=["answer"]
+answer_7_1 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+F71 = ex.nb07.frame_7_1()
+assert not rf.is_omnidirectional(F71)
+F71c = rf.complete_omnidirectional(F71)  # appends -sum(phi_i)/||sum(phi_i)||
+bias71 = rf.polytope_bias(F71c, rf.Shell(3, 0.5, 2.0)).values
+a_S = rf.polytope_bias(F71c, rf.Sphere(3)).values  # on the unit sphere: scale by r = 2 if negative, s = 1/2 if not
+np.testing.assert_allclose(bias71, np.where(a_S < 0, 2.0 * a_S, 0.5 * a_S))
+print(f"completed frame: {F71c.m} vectors, omnidirectional {rf.is_omnidirectional(F71c)}; bias on D_(2,1/2): {bias71}")
+answer_7_1 = (F71c, bias71)
+ex.solution("7.1")
+
+# %% tags=["check"]
+ex.nb07.check_7_1(answer_7_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 7.2 — How far is the polytope bias from the limit?
+#
+# For `F = ex.nb07.frame_7_2()` (10 random unit vectors in $\mathbb{R}^3$) and the unit ball, raise every entry of
+# the polytope bias by the same amount $d \ge 0$. Find the largest such $d$, to within $0.01$, for which the layer
+# is still injective on $\mathbb{B}$: use `rf.exact_verdict` (injectivity is monotone in the bias, so bisection
+# works). Set `answer_7_2` to a number $d$ such that the layer is injective at $d$ and not at $d + 0.01$.
+
+# %% tags=["answer"]
+answer_7_2 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+F72 = ex.nb07.frame_7_2()
+base72 = rf.polytope_bias(F72, rf.Ball(3)).values
+
+
+def injective_72(d):
+    return rf.exact_verdict(rf.ReLULayer(F72, base72 + d), rf.Ball(3)).status == "injective"
+
+
+lo, hi = 0.0, 1.0
+assert injective_72(lo) and not injective_72(hi)
+while hi - lo > 0.005:  # keep: injective at lo, not at hi
+    mid = (lo + hi) / 2
+    lo, hi = (mid, hi) if injective_72(mid) else (lo, mid)
+print(f"injective up to d = {lo:.4f}, not at {hi:.4f}")
+answer_7_2 = lo
+ex.solution("7.2")
+
+# %% tags=["check"]
+ex.nb07.check_7_2(answer_7_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 7.3 — The covering radius from the hole radii
+#
+# For `F = ex.nb07.frame_7_3()` (16 random unit vectors in $\mathbb{R}^3$) compute the covering radius
+# $\rho(\Phi; \mathbb{S})$ of the frame for the sphere as the largest hole radius of the facets of its inscribing
+# polytope (§6). Set `answer_7_3` to that number. (The check compares it with a dense probe of the sphere.)
+
+# %% tags=["answer"]
+answer_7_3 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+P73 = rf.inscribing_polytope(ex.nb07.frame_7_3())
+holes73 = np.sqrt(2 - 2 * P73.offsets)  # distance from the cap's centre a_F to a vertex of F
+answer_7_3 = float(holes73.max())
+print(f"{P73.n_facets} facets, hole radii in [{holes73.min():.4f}, {holes73.max():.4f}]")
+ex.solution("7.3")
+
+# %% tags=["check"]
+ex.nb07.check_7_3(answer_7_3)
 
 # %%
 print("07_polytope_bias: all checks passed")
