@@ -38,8 +38,11 @@
 import numpy as np
 
 import relu_frames_nb as rf
-from relu_frames_nb import experiments as ex
+from relu_frames_nb import experiments
+from relu_frames_nb.viz import palette
 from relu_frames_nb.viz.experiments import plot_isinj
+
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SIZE = "full" if FULL else "fast"  # size of the experiments module's runs
@@ -64,11 +67,11 @@ np.set_printoptions(precision=4, suppress=True)
 # numbers, and the figures below draw them as the lines $m = 3.3\,n$, $m = 6.698\,n$ and $m = 9.091\,n$.
 
 # %%
-assert 6.6979 < ex.CONJECTURED_REDUNDANCY < 6.6981
-assert (ex.REDUNDANCY_LOWER, ex.REDUNDANCY_UPPER) == (3.3, 9.091)
-assert 2 < ex.REDUNDANCY_LOWER < ex.CONJECTURED_REDUNDANCY < ex.REDUNDANCY_UPPER
-print(f"lines drawn: m = {ex.REDUNDANCY_LOWER} n (proven bound), m = {ex.CONJECTURED_REDUNDANCY} n (conjecture), "
-      f"m = {ex.REDUNDANCY_UPPER} n (proven bound)")  # fmt: skip
+assert 6.6979 < experiments.CONJECTURED_REDUNDANCY < 6.6981
+assert (experiments.REDUNDANCY_LOWER, experiments.REDUNDANCY_UPPER) == (3.3, 9.091)
+assert 2 < experiments.REDUNDANCY_LOWER < experiments.CONJECTURED_REDUNDANCY < experiments.REDUNDANCY_UPPER
+print(f"lines drawn: m = {experiments.REDUNDANCY_LOWER} n (proven bound), m = {experiments.CONJECTURED_REDUNDANCY} n (conjecture), "
+      f"m = {experiments.REDUNDANCY_UPPER} n (proven bound)")  # fmt: skip
 
 # %% [markdown]
 # ## 2. Figure "isinj"
@@ -92,9 +95,14 @@ print(f"lines drawn: m = {ex.REDUNDANCY_LOWER} n (proven bound), m = {ex.CONJECT
 #
 # Check (cells below): the sampled verdict is never "injective" for $m < 2n$, and neither is the exact one;
 # the counts behind the panels.
+#
+# **Sizes.** At the default size the grid stops at $n = 8$, where the three lines $m = q\,n$ (statements
+# about $n \to \infty$) say little; the figure says so in its title, in red, and names the command for the
+# paper's version ($2 \le n \le 30$): `RELU_FRAMES_FULL=1` in Jupyter's environment, or
+# `python -m relu_frames_nb reproduce isinj --full`.
 
 # %%
-iso = ex.isinj(size=SIZE, max_workers=WORKERS, seed=0)
+iso = experiments.isinj(size=SIZE, max_workers=WORKERS, seed=0)
 summary = iso.summary()
 j0 = iso.zero_variance
 known = iso.exact_injective >= 0
@@ -105,7 +113,20 @@ for key in ["configurations", "injective", "exact_known", "exact_injective", "wi
 
 # %%
 fig = plot_isinj(iso, tag="fig:isinj")  # the package's figure (relu_frames_nb.viz.experiments)
+if FULL:
+    banner = "Figure \"isinj\" at the paper's sizes: 2 ≤ n ≤ 30, m ≤ 150, N = 5·10^5"
+else:
+    banner = ("DEFAULT SIZE (n ≤ 8, m ≤ 40, N = 2·10^4) — NOT THE PAPER'S FIGURE:\nthe asymptotic lines are drawn over "
+              "small n only. The paper's figure (n ≤ 30): RELU_FRAMES_FULL=1,\nor  python -m relu_frames_nb reproduce isinj --full")
+description = fig.get_suptitle()
+fig.suptitle(banner, color=palette.BAD if not FULL else palette.INK, fontsize=12, fontweight="bold")
+fig.supxlabel(description, fontsize=10)  # the package's caption moves below the panels
 fig
+
+# %%
+assert fig.get_suptitle() == banner and ("NOT THE PAPER'S FIGURE" in banner) != FULL
+assert FULL or ("RELU_FRAMES_FULL=1" in banner and "reproduce isinj --full" in banner)
+assert int(iso.n.max()) == (30 if FULL else 8)
 
 # %% [markdown]
 # ## 3. The transition for $\sigma^2 = 0$, against the three numbers
@@ -121,15 +142,16 @@ fig
 # Honest reading: at the default size ($n \le 8$) the exact fraction crosses one half somewhat below the
 # conjectured 6.698; the conjecture is about $n \to \infty$, and in small dimension random frames become
 # injective a little earlier. The sampled column sits *above* the exact one from $q \approx 3.3$ to $6.7$: those
-# are the over-accepted frames of the fourth panel. For $n = 7, 8$ the exact test is affordable only where
-# it finds the layer not injective ($m < 2n$, or a certified witness), so the exact column there is
+# are the over-accepted frames of the fourth panel. For $n = 7, 8$ the experiment's exact tests (Tukey depth,
+# witness search) are affordable only where they find the layer not injective ($m < 2n$, or a certified
+# witness; the kit's exact verdict closes some of the others, §4), so the exact column there is
 # biased towards "not injective" and the default grid cannot tell where the threshold moves for larger
 # $n$. The paper's "transition at 6.7" rests on sampled verdicts up to $n = 30$, where no exact test is
 # affordable; §4 looks at $n = 30$ directly.
 
 # %%
 q_all = iso.m / iso.n
-edges = [1.0, 2.0, 3.3, 4.0, 5.0, 6.0, ex.CONJECTURED_REDUNDANCY, 8.0, ex.REDUNDANCY_UPPER, np.inf]
+edges = [1.0, 2.0, 3.3, 4.0, 5.0, 6.0, experiments.CONJECTURED_REDUNDANCY, 8.0, experiments.REDUNDANCY_UPPER, np.inf]
 group = np.digitize(q_all, edges) - 1
 print(f"{'redundancy q':>16}{'frames':>8}{'sampled inj.':>14}{'exact inj.':>16}")
 half = None
@@ -141,13 +163,13 @@ for g in range(len(edges) - 1):
         half = g
     label = f"[{edges[g]:g}, {edges[g + 1]:g})"
     print(f"{label:>16}{int(sel.sum()):>8}{iso.injective[sel, j0].mean():>14.2f}{exact_frac:>10.2f} ({int(ex_sel.sum()):>3})")
-low, high = known & (q_all < ex.REDUNDANCY_LOWER), known & (q_all >= ex.REDUNDANCY_UPPER)
+low, high = known & (q_all < experiments.REDUNDANCY_LOWER), known & (q_all >= experiments.REDUNDANCY_UPPER)
 assert np.mean(iso.exact_injective[low] == 1) <= 0.05 and np.mean(iso.exact_injective[high] == 1) >= 0.95
-assert np.mean(iso.injective[q_all < ex.REDUNDANCY_LOWER, j0]) <= 0.05
-assert np.mean(iso.injective[q_all >= ex.REDUNDANCY_UPPER, j0]) >= 0.95
-assert half is not None and ex.REDUNDANCY_LOWER <= edges[half] < ex.REDUNDANCY_UPPER
+assert np.mean(iso.injective[q_all < experiments.REDUNDANCY_LOWER, j0]) <= 0.05
+assert np.mean(iso.injective[q_all >= experiments.REDUNDANCY_UPPER, j0]) >= 0.95
+assert half is not None and experiments.REDUNDANCY_LOWER <= edges[half] < experiments.REDUNDANCY_UPPER
 q_over = q_all[iso.overestimated]
-assert np.all((q_over > ex.REDUNDANCY_LOWER) & (q_over < ex.REDUNDANCY_UPPER))
+assert np.all((q_over > experiments.REDUNDANCY_LOWER) & (q_over < experiments.REDUNDANCY_UPPER))
 print(f"exact fraction first ≥ 1/2 for q in [{edges[half]:g}, {edges[half + 1]:g}); over-accepted frames have "
       f"q in [{q_over.min():.2f}, {q_over.max():.2f}]")  # fmt: skip
 
@@ -183,14 +205,14 @@ if FULL:
     rows = iso.n == 30
     s_m, s_acc, s_exact, s_src = iso.m[rows], iso.injective[rows, j0], iso.exact_injective[rows], iso.exact_source[rows]
 else:
-    sl = ex.isinj(n_values=[30], m_max=150, n_samples=N_SLICE, variances=(0.0,), max_workers=WORKERS, seed=0)
+    sl = experiments.isinj(n_values=[30], m_max=150, n_samples=N_SLICE, variances=(0.0,), max_workers=WORKERS, seed=0)
     s_m, s_acc, s_exact, s_src = sl.m, sl.injective[:, 0], sl.exact_injective, sl.exact_source
 q_first = s_m[s_acc].min() / 30
 print(f"n = 30: the sampled test accepts {int(s_acc.sum())} of {s_m.size} frames, the first at m = {s_m[s_acc].min()} "
       f"(q = {q_first:.2f}); certified not injective among them: {int(np.sum(s_exact[s_acc] == 0))}; "
       f"certified injective anywhere: {int(np.sum(s_exact == 1))}")  # fmt: skip
 assert 3.2 <= q_first <= 3.7 and s_acc[s_m >= 4 * 30].mean() >= 0.9  # sampled transition near 3.4 n
-assert np.all(s_exact[s_acc] == 0) and np.all(s_src[s_acc] == ex.EXACT_WITNESS)  # each one proven non-injective
+assert np.all(s_exact[s_acc] == 0) and np.all(s_src[s_acc] == experiments.EXACT_WITNESS)  # each one proven non-injective
 assert not np.any(s_exact == 1)
 
 # %% [markdown]
@@ -215,6 +237,43 @@ print(f"sampled test: all zero-bias entries pass = {bool(np.all(est6.admits(0.0)
 assert np.all(est6.admits(0.0)) and not exact6.injective and (F6.vectors @ w >= 0).sum() < 6 and fewer == 0
 assert pair.found and pair.certainty == "verified"
 assert np.allclose(L6(pair.x), L6(pair.y)) and not np.allclose(pair.x, pair.y)
+
+# %% [markdown]
+# **The exact verdict where the Tukey depth is out of reach.** For $n \ge 7$ the Tukey depth is affordable only
+# for small $m$, which is why the fourth panel is blank there. The kit's exact verdict (`rf.exact_verdict`, a
+# mixed-integer program that bounds the fewest active frame vectors over the domain; for zero bias the ball
+# decides $\mathbb{R}^n$) is often cheap enough to fill such cells. Three Gaussian layers of the size of the
+# default grid's top rows, each tested the way the experiment tests it (sampled test with the paper's
+# correction, $N = 2\cdot10^4$; Tukey depth), then by the exact verdict: sampling accepts all three; the Tukey
+# depth refuses all three (too many subsets); the exact verdict proves two of them not injective (a verified
+# colliding pair) and certifies the third.
+
+# %%
+exact_rows = []
+for m_, n_ in [(49, 7), (40, 8), (63, 7)]:
+    Fg = rf.zoo.gaussian(m_, n_, seed=1)
+    sampled = rf.sampling_bias(Fg, rf.RealSpace(n_), n_samples=20_000, seed=1, init="none", correction="paper",
+                               progress=False)  # fmt: skip
+    try:
+        tukey = f"depth {rf.zero_bias_injective(Fg).depth}"
+    except rf.TooExpensiveError:
+        tukey = "refused (too expensive)"
+    xv = rf.exact_verdict(rf.ReLULayer(Fg, 0.0), rf.Ball(n_), time_limit=60)
+    exact_rows.append((m_, n_, bool(np.all(sampled.admits(0.0))), tukey, xv))
+    print(f"m = {m_}, n = {n_} (q = {m_ / n_:.1f}): sampled test accepts: {bool(np.all(sampled.admits(0.0)))}; "
+          f"Tukey depth: {tukey}; exact: {xv.status} by {xv.method}, fewest active in [{xv.lower_bound}, {xv.upper_bound}], "
+          f"{xv.seconds:.1f} s")  # fmt: skip
+
+# %%
+assert all(acc for _, _, acc, _, _ in exact_rows) and all(t.startswith("refused") for *_, t, _ in exact_rows)
+statuses = [xv.status for *_, xv in exact_rows]
+assert statuses == ["not injective", "not injective", "injective"]
+for m_, n_, _, _, xv in exact_rows:
+    L_ = rf.ReLULayer(rf.zoo.gaussian(m_, n_, seed=1), 0.0)
+    if xv.status == "not injective":  # a verified pair: sampling over-accepted this layer
+        assert xv.upper_bound < n_ and not np.allclose(*xv.pair) and np.allclose(L_(xv.pair[0]), L_(xv.pair[1]))
+    else:  # a certificate: more than h vectors are active at every point
+        assert xv.lower_bound > xv.h
 
 # %% [markdown]
 # ## 5. The bias variance
@@ -250,8 +309,83 @@ assert passing[1] < passing[0] and passing[2] <= passing[1] and passing[2] <= 0.
 # - From $n = 5$ on, sampling over-accepts: frames between the proven bounds pass the sampled test but are
 #   certified not injective. At $n = 30$ the sampled transition sits near $3.4\,n$, and every frame it
 #   accepts there is provably not injective.
+# - Where the Tukey depth is too expensive ($n \ge 7$), the exact verdict (`rf.exact_verdict`) often decides:
+#   it proved over-accepted layers not injective and certified an injective one.
 # - A random non-zero bias changes the picture: with variance $0.1$ far fewer layers pass the (sufficient)
 #   sampled test and the boundary blurs; with variance $1$ none pass.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb08.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 8.1 — The Tukey depth of one Gaussian layer
+#
+# `F = ex.nb08.frame_8_1()` has 20 Gaussian vectors in $\mathbb{R}^4$ ($q = 5$). Compute the Tukey depth of the
+# origin among its vectors — the least number of frame vectors in a closed half-space $\{\langle u,\cdot\rangle \ge 0\}$ —
+# and say whether the zero-bias layer is injective on $\mathbb{R}^4$. Set `answer_8_1` to the depth (an integer).
+
+# %% tags=["answer"]
+answer_8_1 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+F81 = ex.nb08.frame_8_1()
+depth81 = rf.zero_bias_injective(F81)
+u81 = depth81.witness  # a direction attaining the depth
+print(f"depth {depth81.depth} (n = {F81.n}): injective = {depth81.injective}; in the direction {u81} only "
+      f"{int(np.sum(F81.vectors @ u81 >= 0))} vectors have <u, phi_i> >= 0")
+answer_8_1 = depth81.depth
+ex.solution("8.1")
+
+# %% tags=["check"]
+ex.nb08.check_8_1(answer_8_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 8.2 — A small redundancy experiment, exactly
+#
+# For $n = 3$ and each $m$ in `ex.nb08.M_8_2` $= (6, 9, 12, 15)$, take the 40 Gaussian frames
+# `ex.nb08.frame_8_2(m, k)`, $k = 0, \dots, 39$, and compute the fraction whose zero-bias layer is injective on
+# $\mathbb{R}^3$, with the exact test (no sampling). Set `answer_8_2` to a dict `{m: fraction}`. Where does your
+# fraction cross one half, compared with the three numbers of §1?
+
+# %% tags=["answer"]
+answer_8_2 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+answer_8_2 = {m: float(np.mean([rf.zero_bias_injective(ex.nb08.frame_8_2(m, k)).injective
+                                for k in range(ex.nb08.TRIALS_8_2)]))
+              for m in ex.nb08.M_8_2}  # fmt: skip
+print({m: f"q = {m / 3:g}: {p:.2f}" for m, p in answer_8_2.items()})  # crosses 1/2 between q = 4 and 5: early, as in §3
+ex.solution("8.2")
+
+# %% tags=["check"]
+ex.nb08.check_8_2(answer_8_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 8.3 — Catch the sampled test over-accepting
+#
+# For a seed $s$, `ex.nb08.frame_8_3(s)` is a Gaussian frame of 25 vectors in $\mathbb{R}^5$ ($q = 5$), and
+# `ex.nb08.sampled_test_8_3(s)` runs the experiment's sampled test on its zero-bias layer ($2\cdot10^4$ samples, the
+# paper's correction; `True` = "injective"). Find a seed $0 \le s < 100$ for which the sampled test says "injective"
+# but the layer is **not** injective, and prove the latter with `rf.exact_verdict` (a colliding pair in the ball).
+# Set `answer_8_3 = s`.
+
+# %% tags=["answer"]
+answer_8_3 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+for s83 in range(100):
+    if ex.nb08.sampled_test_8_3(s83) and not rf.zero_bias_injective(ex.nb08.frame_8_3(s83)).injective:
+        break
+v83 = rf.exact_verdict(rf.ReLULayer(ex.nb08.frame_8_3(s83), 0.0), rf.Ball(5))
+print(f"seed {s83}: sampled test accepts; exact verdict: {v83.text}")
+answer_8_3 = s83
+ex.solution("8.3")
+
+# %% tags=["check"]
+ex.nb08.check_8_3(answer_8_3)
 
 # %%
 print("08_random_layers: all checks passed")

@@ -120,8 +120,13 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None, tag: str | None = Non
     from matplotlib.patches import Patch
 
     V = result.variances.size
-    fig = fig or _figure((4.6 * (V + 1), 5.0))
-    axes = fig.subplots(1, V + 1, sharey=True)
+    # two panels per row, so that the figure stays readable at 100% zoom (text >= 9 pt at ~11 inches)
+    ncols = min(V + 1, 2)
+    nrows = -(-(V + 1) // ncols)
+    fig = fig or _figure((5.0 * ncols, 4.0 * nrows + 0.6))
+    axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel()
+    for ax in axes[V + 1 :]:
+        ax.set_visible(False)
     nmin, nmax, mmax = int(result.n.min()), int(result.n.max()), int(result.m.max())
     extent = (-0.5, nmax + 0.5, -0.5, mmax + 0.5)
     nn = np.linspace(nmin - 0.5, nmax + 0.5, 50)
@@ -148,12 +153,13 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None, tag: str | None = Non
         )
         lines(ax)
         if v == 0 and over.any():
-            ax.plot(result.n[over], result.m[over], "x", color=palette.BAD, markersize=4, label="sampling over-estimates")
+            ax.plot(result.n[over], result.m[over], "x", color=palette.BAD, markersize=6, label="sampling over-estimates")
         title = f"$\\sigma^2 = {v:g}$: {int(result.injective[:, j].sum())} of {result.n.size} injective"
-        ax.set_title(_tagged(tag, title), fontsize=10)
-    axes[0].set_ylabel("number of frame vectors $m$")
-    axes[0].legend(loc="upper left", fontsize=7)
-    fig.colorbar(im, ax=axes[:V], shrink=0.8, label="proportion of bias entries passing")
+        ax.set_title(_tagged(tag, title), fontsize=11)
+        if j % ncols == 0:
+            ax.set_ylabel("number of frame vectors $m$")
+    axes[0].legend(loc="upper left", fontsize=9)
+    fig.colorbar(im, ax=list(axes[:V]), shrink=0.8, label="proportion of bias entries passing")
     # exact vs sampled, zero bias
     ax = axes[V]
     j0 = result.zero_variance
@@ -178,16 +184,18 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None, tag: str | None = Non
             Patch(color=cat[2], label=f"exact injective, sampling: not ({s['conservative']})"),
         ],
         loc="lower right",
-        fontsize=7,
+        fontsize=9,
         framealpha=0.95,
     )
-    ax.set_title(_tagged(tag, f"$\\sigma^2 = 0$ against exact verdicts ({s['exact_known']} frames)"), fontsize=10)
+    ax.set_title(_tagged(tag, f"$\\sigma^2 = 0$ against exact verdicts ({s['exact_known']} frames)"), fontsize=11)
+    if V % ncols == 0:
+        ax.set_ylabel("number of frame vectors $m$")
     p = result.params
     fig.suptitle(
         f"Effect of redundancy: N = {p.get('n_samples')} samples, correction 0.05 (log N/N)^(1/n)"
-        f"{' × ||φ_i||' if p.get('correction_scaling') == 'norms' else ''}. Last panel: exact verdicts from the Tukey depth "
+        f"{' × ||φ_i||' if p.get('correction_scaling') == 'norms' else ''}.\nLast panel: exact verdicts from the Tukey depth "
         f"(small n), m < 2n, and certified witnesses (LP search); blank: no exact verdict",
-        fontsize=10,
+        fontsize=11,
     )
     return fig
 
