@@ -17,8 +17,8 @@
 #
 # **What you will learn**
 #
-# * what $\kappa$-stable rectification means (a Lipschitz constant of the inverse), and why no
-#   single active frame bound controls pairs with different active sets;
+# * what $\kappa$-stable rectification means (a Lipschitz constant of the inverse), why $1/A_\alpha$ alone does
+#   not control pairs with different active sets, and the constant $B/A_\alpha^2$ that does on a convex domain;
 # * the local constant $1/A_J$ near a point, and why strict activity (or a slightly lower bias) is
 #   needed for it;
 # * that the image of a layer lies in a non-negative ball, with which radius (corrected);
@@ -49,6 +49,8 @@ from matplotlib.figure import Figure
 import relu_frames_nb as rf
 from relu_frames_nb.viz import palette, plane
 
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
+
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240707
 N = 200_000 if FULL else 20_000  # samples / pairs
@@ -71,20 +73,33 @@ print(L)
 # i.e. $\sqrt{\kappa}$ is a Lipschitz constant of the inverse on the image. A collision
 # ($C_\alpha y = C_\alpha z$, $y \ne z$) rules out every $\kappa$.
 #
-# Check: for the layer above, the measured ratios $\lVert y-z\rVert^2 / \lVert C_\alpha y - C_\alpha z\rVert^2$
-# over many random pairs of the disc are finite (no collision) and stay below a moderate constant;
-# for the triangle frame with bias 0 the colliding pair of Example mb2
-# ([02_injectivity](02_injectivity.ipynb)) has ratio $\infty$.
+# **A constant for every rectifying layer on a convex domain.** Let $\Phi$ be $\alpha$-rectifying on a convex $K$,
+# $A_\alpha > 0$ the smallest lower frame bound of an active sub-frame over $K$ and $B$ the upper frame bound of
+# $\Phi$. Then $\Phi$ allows $\kappa$-stable rectification on $K$ with $\kappa = B/A_\alpha^2$. Proof: for $y, z \in K$ put
+# $d = z - y$ and $x(t) = y + t d \in K$. Each output coordinate $t \mapsto (\langle x(t),\phi_i\rangle - \alpha_i)_+$ is
+# monotone (ReLU of an affine function), so $|(C_\alpha z - C_\alpha y)_i| = |\langle d,\phi_i\rangle|\,\tau_i$, where $\tau_i$ is
+# the fraction of the segment on which $\phi_i$ is active. With $w_i = \langle d,\phi_i\rangle^2$:
+# $\sum_i w_i\tau_i = \int_0^1 \sum_{i\in I_{x(t)}} w_i\,dt \ge A_\alpha\lVert d\rVert^2$, and by Cauchy–Schwarz
+# $\lVert C_\alpha z - C_\alpha y\rVert^2 = \sum_i w_i\tau_i^2 \ge (\sum_i w_i\tau_i)^2/\sum_i w_i \ge A_\alpha^2\lVert d\rVert^4/(B\lVert d\rVert^2)$.
+# (For the $\pm$ basis below, $B/A_0^2 = 2$ is attained by the pair $e_1, -e_1$: the constant cannot be improved in general.)
+#
+# Check: for the layer above, $A_\alpha$ (from `rf.global_bounds` on samples of the disc: a sampled value can only be
+# too large, which makes the asserted bound stricter) is positive, and the measured ratios
+# $\lVert y-z\rVert^2 / \lVert C_\alpha y - C_\alpha z\rVert^2$ over many random pairs of the disc all stay below
+# $B/A_\alpha^2$; a non-injective layer fails both: for the triangle frame with bias 0, $A_\alpha = 0$ at samples of
+# the disc and the colliding pair of Example mb2 ([02_injectivity](02_injectivity.ipynb)) has ratio $\infty$.
 
 # %%
-g = np.random.default_rng(SEED)
 Y, Z = B1.sample(N, seed=SEED + 2), B1.sample(N, seed=SEED + 3)
 ratios = rf.measured_lipschitz(L, Y, Z)
-print(f"{N} random pairs in the disc: largest measured ratio {ratios.max():.3f}")
-assert np.all(np.isfinite(ratios))
+A_alpha, B_frame = rf.global_bounds(L, B1, n_samples=N, seed=SEED).lower, F.bounds[1]
+kappa_global = B_frame / A_alpha**2
+print(f"{N} random pairs in the disc: largest measured ratio {ratios.max():.3f} <= B / A_alpha^2 = "
+      f"{B_frame:.3f} / {A_alpha:.4f}^2 = {kappa_global:.3f}")
+assert A_alpha > 0 and np.all(ratios <= kappa_global)
 T0 = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
 x1, x2 = np.array([0.5, np.sqrt(3) / 2]), np.array([-0.5, np.sqrt(3) / 2])
-assert rf.measured_lipschitz(T0, x1, x2) == np.inf
+assert rf.measured_lipschitz(T0, x1, x2) == np.inf and rf.global_bounds(T0, B1, n_samples=N).lower == 0
 
 # %% [markdown]
 # Two constants go with a rectifying frame: $A_\alpha$, the smallest lower frame bound of an active
@@ -99,7 +114,8 @@ assert rf.measured_lipschitz(T0, x1, x2) == np.inf
 #
 # Check on two frames that are $0$-rectifying on all of $\mathbb{R}^2$ (exact Tukey-depth test): the
 # $\pm$ basis ($m = 4$, $A_0 = 1$) and the regular pentagon. All measured ratios (random pairs and
-# antipodal pairs $\pm y$) are below $2m/A_0$; the pair $(e_1, -e_1)$ has ratio $2 > 1/A_0$.
+# antipodal pairs $\pm y$) are below $B/A_0^2$ (the constant proved above) and below $2m/A_0$; the pair
+# $(e_1, -e_1)$ has ratio $2 > 1/A_0$, equal to $B/A_0^2$.
 
 # %%
 for name, Fr in [("+- basis", rf.zoo.plus_minus_basis(2)), ("pentagon", rf.zoo.regular_polygon(5))]:
@@ -109,13 +125,14 @@ for name, Fr in [("+- basis", rf.zoo.plus_minus_basis(2)), ("pentagon", rf.zoo.r
     Yr = rf.RealSpace(2).sample(N, seed=SEED + 4)
     Zr = np.vstack([rf.RealSpace(2).sample(N // 2, seed=SEED + 5), -Yr[N // 2:]])
     worst = rf.measured_lipschitz(Lr, Yr, Zr).max()
-    print(f"{name:9s}: A_0 = {A0:.4f}, largest measured ratio {worst:.3f} <= 2m/A_0 = {2 * Fr.m / A0:.2f}")
-    assert worst <= 2 * Fr.m / A0
+    print(f"{name:9s}: A_0 = {A0:.4f}, largest measured ratio {worst:.3f} <= B/A_0^2 = {Fr.bounds[1] / A0**2:.3f} "
+          f"<= 2m/A_0 = {2 * Fr.m / A0:.2f}")
+    assert worst <= Fr.bounds[1] / A0**2 * (1 + 1e-12) and worst <= 2 * Fr.m / A0
     if name == "+- basis":
         e1 = np.array([1.0, 0.0])
         ratio = rf.measured_lipschitz(Lr, e1, -e1)
         print(f"           pair (e1, -e1): ratio {ratio:.3f} > 1/A_0 = {1 / A0:.3f}")
-        assert np.isclose(A0, 1.0) and np.isclose(ratio, 2.0)
+        assert np.isclose(A0, 1.0) and np.isclose(ratio, 2.0) and np.isclose(ratio, Fr.bounds[1] / A0**2)
 
 # %% [markdown]
 # ### Erratum — the frame-type inequality (reluframe)
@@ -304,25 +321,40 @@ for a in [0.0, 0.15]:
 #   $\lVert C_\alpha\phi_1\rVert = \tfrac32 > \sqrt{3/2}$;
 # * (b) the regular pentagon with $\alpha = 0$ (rectifying on all of $\mathbb{R}^2$) on the unit disc:
 #   $\sqrt{B_\alpha} = 1.345$, but the image has radius $1.144$ only.
+#
+# The radii are compared with the **true** image radius $\sup_{x\in\mathbb{B}}\lVert C_\alpha x\rVert$, computed
+# independently of any formula: $x \mapsto \lVert C_\alpha x\rVert^2 = \sum_i(\langle x,\phi_i\rangle - \alpha_i)_+^2$ is
+# convex, so its maximum over the disc is on the unit circle; we take it on $2\cdot10^5$ equally spaced points, and
+# since $x \mapsto \lVert C_\alpha x\rVert$ is $\sqrt{B}$-Lipschitz the grid misses the true supremum by at most
+# $\sqrt{B}\cdot\pi/(2\cdot10^5)$.
 
 # %%
+def image_sup(layer, n_grid=200_000):
+    """sup of ||C x|| over the unit disc (a convex function: its max is on the circle), and the grid's error bound."""
+    th = np.linspace(0, 2 * np.pi, n_grid, endpoint=False)
+    norms = np.linalg.norm(layer(np.column_stack([np.cos(th), np.sin(th)])), axis=1)
+    return norms.max(), np.sqrt(layer.frame.bounds[1]) * np.pi / n_grid
+
+
 x = tri.vectors[0]
 R_printed = np.sqrt(1.5) * 1.0
 R_correct = rf.image_radius(Lt, B1, n_samples=N)
-Xt = B1.sample(N, seed=SEED + 10)
-print(f"(a) triangle, alpha = -1/2: ||C phi_1|| = {np.linalg.norm(Lt(x)):.3f} > printed radius {R_printed:.3f}; "
-      f"corrected radius {R_correct:.3f} >= largest sampled output {np.linalg.norm(Lt(Xt), axis=1).max():.3f}")
-assert np.linalg.norm(Lt(x)) > R_printed
-assert np.isclose(R_correct, R_printed + np.sqrt(3) / 2) and np.linalg.norm(Lt(Xt), axis=1).max() <= R_correct
+sup_t, err_t = image_sup(Lt)
+print(f"(a) triangle, alpha = -1/2: true image radius {sup_t:.4f} (grid error <= {err_t:.0e}), attained at phi_1: "
+      f"||C phi_1|| = {np.linalg.norm(Lt(x)):.4f}; printed radius {R_printed:.4f} < it <= corrected radius {R_correct:.4f}")
+assert R_printed < sup_t and sup_t + err_t <= R_correct  # the printed radius fails, the corrected one holds
+assert np.isclose(sup_t, np.linalg.norm(Lt(x)), atol=err_t)
 
 pent = rf.zoo.regular_polygon(5)
 Lp = rf.ReLULayer(pent, 0.0)
 theta = np.linspace(0, 2 * np.pi, 100_001)
 circle = np.column_stack([np.cos(theta), np.sin(theta)])
-norms = np.linalg.norm(Lp(circle), axis=1)  # alpha = 0: the sup over the disc is on the circle
+norms = np.linalg.norm(Lp(circle), axis=1)  # for the figure below
 B_alpha = rf.global_bounds(Lp, circle).upper
-print(f"(b) pentagon, alpha = 0: sqrt(B_alpha) M = {np.sqrt(B_alpha):.4f}, radius of the image {norms.max():.4f}")
-assert norms.max() < np.sqrt(B_alpha) - 0.15
+sup_p, err_p = image_sup(Lp)
+print(f"(b) pentagon, alpha = 0: sqrt(B_alpha) M = {np.sqrt(B_alpha):.4f}, radius of the image {sup_p:.4f} "
+      f"(grid error <= {err_p:.0e})")
+assert sup_p + err_p < np.sqrt(B_alpha) - 0.15 and sup_p + err_p <= rf.image_radius(Lp, B1, B_alpha=pent.bounds[1])
 
 # %%
 fig = Figure(figsize=(7, 3.6), layout="constrained")
@@ -451,7 +483,8 @@ assert rf.check_rectifying(rf.ReLULayer(Psi, samp2.finite(fill=10.0)), rf.Sample
 # ## What we saw
 #
 # * Stability is a lower Lipschitz bound of the layer; a collision rules it out, and with different
-#   active sets the best constant can exceed $1/A_\alpha$ (the $\pm$ basis pair $e_1, -e_1$).
+#   active sets the best constant can exceed $1/A_\alpha$ (the $\pm$ basis pair $e_1, -e_1$). On a convex domain
+#   $B/A_\alpha^2$ always works (a monotonicity and Cauchy–Schwarz argument), and it is attained by that pair.
 # * The printed frame-type inequality with active frame bounds holds for $\alpha = 0$ only: a negative
 #   bias breaks the upper bound, a positive one the lower bound.
 # * Near a point the constant is $1/A_J$ of the strictly active set, attained along the worst
@@ -464,6 +497,95 @@ assert rf.check_rectifying(rf.ReLULayer(Psi, samp2.finite(fill=10.0)), rf.Sample
 #
 # Next: [11_appendix](11_appendix.ipynb) relates rectifying frames to admissibility and maps the
 # paper's pseudo-code to the package.
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb10.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 10.1 — The local constant at a point
+#
+# `L = ex.nb10.layer_10_1()` is 6 random unit vectors in $\mathbb{R}^2$ with the polytope bias on the disc. At
+# $x_0$ = `ex.nb10.X0_10_1` compute, from the frame and the bias (then compare with `rf.local_stability`), the
+# local constant $\kappa = 1/A_J$ of Cor. "local stability" for $J$ the strictly active set, and the radius
+# $\varepsilon$ of the ball around $x_0$ in which it is guaranteed. Set `answer_10_1 = (kappa, eps)`.
+
+# %% tags=["answer"]
+answer_10_1 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+L101, x101 = ex.nb10.layer_10_1(), ex.nb10.X0_10_1
+pre101 = L101.preactivation(x101)  # <x0, phi_i> - alpha_i
+J101 = np.flatnonzero(pre101 > 0)  # strictly active
+A_J101 = np.linalg.eigvalsh(L101.frame.vectors[J101].T @ L101.frame.vectors[J101])[0]
+eps101 = np.min(pre101[J101] / np.linalg.norm(L101.frame.vectors[J101], axis=1))  # distance to J's hyperplanes
+s101 = rf.local_stability(L101, x101)
+assert np.isclose(1 / A_J101, s101.kappa) and np.isclose(eps101, s101.eps)
+print(f"J = {(J101 + 1).tolist()}, kappa = {1 / A_J101:.4f}, eps = {eps101:.4f}")
+answer_10_1 = (1 / A_J101, eps101)
+ex.solution("10.1")
+
+# %% tags=["check"]
+ex.nb10.check_10_1(answer_10_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 10.2 — A second layer on a box
+#
+# Layer 1 is `L1 = ex.nb10.layer1_10_2()` (5 unit vectors in $\mathbb{R}^2$, injective on the disc). Its image lies
+# in the box $[0, u] \subset \mathbb{R}^5$ with $u_i = \max_{\lVert x\rVert\le1}(\langle x,\phi_i\rangle - \alpha_i)_+ = \lVert\phi_i\rVert - \alpha_i$
+# — a polyhedral domain, on which `rf.exact_verdict` decides exactly (`rf.Box(lo, hi)`). Layer 2 has the frame
+# `ex.nb10.frame2_10_2()` (15 unit vectors in $\mathbb{R}^5$) and one constant bias $\beta$ for all elements.
+# Find the largest $\beta$, to within $0.01$, for which layer 2 is injective on the box; the network is then
+# injective on the disc. Set `answer_10_2` to a $\beta$ that is injective while $\beta + 0.01$ is not.
+
+# %% tags=["answer"]
+answer_10_2 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+L1_102, Psi102 = ex.nb10.layer1_10_2(), ex.nb10.frame2_10_2()
+box102 = rf.Box(np.zeros(L1_102.m), np.linalg.norm(L1_102.frame.vectors, axis=1) - L1_102.alpha)
+assert np.all(box102.contains(L1_102(rf.Ball(2).sample(5000, seed=0))))  # the image lies in the box
+
+
+def injective_102(beta):
+    return rf.exact_verdict(rf.ReLULayer(Psi102, beta), box102).status == "injective"
+
+
+lo, hi = -3.0, 3.0
+assert injective_102(lo) and not injective_102(hi)
+while hi - lo > 0.005:  # injective at lo, not at hi
+    mid = (lo + hi) / 2
+    lo, hi = (mid, hi) if injective_102(mid) else (lo, mid)
+print(f"layer 2 injective on the box up to beta = {lo:.4f}, not at {hi:.4f}")
+answer_10_2 = lo
+ex.solution("10.2")
+
+# %% tags=["check"]
+ex.nb10.check_10_2(answer_10_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 10.3 — The global constant of a layer
+#
+# For the layer of 10.1 on the unit disc, compute the stability constant $\kappa = B/A_\alpha^2$ proved in §1
+# ($A_\alpha$ from `rf.global_bounds` over samples of the disc, $B$ the upper frame bound), and check it against
+# measured ratios of random pairs. Set `answer_10_3` to $\kappa$.
+
+# %% tags=["answer"]
+answer_10_3 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+L103 = ex.nb10.layer_10_1()
+A103 = rf.global_bounds(L103, rf.Ball(2), n_samples=50_000, seed=0).lower
+answer_10_3 = L103.frame.bounds[1] / A103**2
+worst103 = rf.measured_lipschitz(L103, rf.Ball(2).sample(20_000, seed=5), rf.Ball(2).sample(20_000, seed=6)).max()
+print(f"A_alpha = {A103:.4f}, kappa = {answer_10_3:.3f} >= largest measured ratio {worst103:.3f}")
+assert worst103 <= answer_10_3
+ex.solution("10.3")
+
+# %% tags=["check"]
+ex.nb10.check_10_3(answer_10_3)
 
 # %%
 print("10_stability: all checks passed")
