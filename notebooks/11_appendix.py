@@ -41,15 +41,19 @@
 #
 # One **erratum** (an inconsistency) is shown here: Algorithm 2 minimizes over all pairs of a facet,
 # while formula (i), which it is meant to compute, only over the pairs that contain the element.
-# The printed programs of App. C2 (iii) and (iv) and the weights and test of App. B are corrected,
-# with counterexamples, in [07_polytope_bias](07_polytope_bias.ipynb); the step size of the frame
-# algorithm (App. C4) in [09_reconstruction](09_reconstruction.ipynb).
+# The printed programs of App. C2 (iii) and (iv) and the weights of App. B are corrected, with
+# counterexamples, in [07_polytope_bias](07_polytope_bias.ipynb); the step size of the frame
+# algorithm (App. C4) in [09_reconstruction](09_reconstruction.ipynb). The omnidirectionality test of
+# App. B is correct as stated but not computable as posed (section B below).
 
 # %%
 import numpy as np
+from scipy.optimize import linprog
 
 import relu_frames_nb as rf
 from relu_frames_nb import reference  # literal transcriptions of App. A and App. C, slow by design
+
+import exercises as ex  # the exercises' checkers (notebooks/exercises)
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240808
@@ -127,11 +131,41 @@ assert agree == n_frames and 0 < injective < n_frames
 # ## B. Omnidirectionality
 #
 # App. B proves that appending $-\sum_i\phi_i/\lVert\sum_i\phi_i\rVert$ makes any frame omnidirectional
-# (`rf.complete_omnidirectional`) and proposes a convex program as a test (`rf.is_omnidirectional`,
-# method `"lp"` in its corrected form). Both, with the two errata of the appendix (the weights of the
-# proof, and a test that every frame passes), are presented and checked in
-# [07_polytope_bias](07_polytope_bias.ipynb), section 2.
+# (`rf.complete_omnidirectional`) and proposes a convex program as a test: $\Phi$ is omnidirectional iff
+# $\min\lVert Dc\rVert$ subject to $c > 0$ has a solution. Both are presented and checked in
+# [07_polytope_bias](07_polytope_bias.ipynb), section 2, with two remarks. The weights of the completion proof
+# are wrong (they do not sum to 1; an erratum). The test is **correct as stated when the minimum is attained**
+# (a minimizer exists iff some $c > 0$ has $Dc = 0$, i.e. iff 0 is interior to $P_\Phi$), but **not computable as
+# posed**: the infimum is 0 for every frame and a solver cannot tell "attained" from "approached" on the open
+# set $c > 0$. The kit uses the LP $\max t$ subject to $Dc = 0$, $\sum_i c_i = 1$, $c \ge t$ (omnidirectional iff
+# $t^* > 0$), as `rf.is_omnidirectional(F, method="lp")`.
 #
+# Check (the statement, read literally, and the LP): for a random omnidirectional frame and one squeezed
+# into a half-space, the LP's optimal $c$ is a minimizer of the printed program with $c > 0$ exactly when the
+# frame is omnidirectional (hull test), and the printed objective along $c = t\mathbf 1$ tends to 0 for both.
+
+# %%
+def omni_lp(Fr):
+    """t* = max t subject to D c = 0, sum c = 1, c_i >= t, and the optimal c (variables c, t)."""
+    m, n = Fr.m, Fr.n
+    A_eq = np.vstack([np.c_[Fr.vectors.T, np.zeros(n)], np.r_[np.ones(m), 0.0]])
+    res = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-np.eye(m), np.ones(m)], b_ub=np.zeros(m), A_eq=A_eq,
+                  b_eq=np.r_[np.zeros(n), 1.0], bounds=(None, None), method="highs")  # fmt: skip
+    return -res.fun, res.x[:m]
+
+
+V_half = rf.zoo.random_sphere(9, 3, seed=SEED).vectors.copy()
+V_half[:, 0] = np.abs(V_half[:, 0]) + 0.1  # all in the half-space x_1 > 0
+for name, Fo in [("random m=9", rf.zoo.random_sphere(9, 3, seed=SEED + 1)), ("half-space m=9", rf.Frame(V_half))]:
+    t_star, c_star = omni_lp(Fo)
+    attained = bool(t_star > 1e-9 and np.linalg.norm(Fo.vectors.T @ c_star) < 1e-12)  # a minimizer with c > 0
+    along = np.linalg.norm(Fo.vectors.T @ (1e-12 * np.ones(Fo.m)))  # the printed objective along c = t 1
+    print(f"{name:15s}: t* = {t_star:+.4f}; minimum of ||Dc|| over c > 0 attained: {attained}; "
+          f"hull test: {rf.is_omnidirectional(Fo)}; objective at c = 1e-12 * 1: {along:.1e}")
+    assert attained == rf.is_omnidirectional(Fo) == rf.is_omnidirectional(Fo, method="lp") and along < 1e-11
+assert rf.is_omnidirectional(rf.zoo.random_sphere(9, 3, seed=SEED + 1)) and not rf.is_omnidirectional(rf.Frame(V_half))
+
+# %% [markdown]
 # ## C. The pseudo-code and the package
 #
 # Every line of the pseudo-code of App. C, and the package call that does it. `F` is a `rf.Frame`,
@@ -158,7 +192,12 @@ assert agree == n_frames and 0 < injective < n_frames
 # | C4 | the ReLU frame algorithm (Prop. framealg) | `rf.relu_frame_algorithm(L, z, lam=..., lam0=...)` |
 #
 # The next cell runs every call of the right column once on a small layer and checks that the
-# pieces fit (the detailed comparisons with the printed lines follow per algorithm).
+# pieces fit (the detailed comparisons with the printed lines follow per algorithm). The biases on the
+# shell $\mathbb{D}_{2,1/2}$ and the ball $\mathbb{B}_2$ (C2 (iii), "algorithm omitted" in the paper) are compared
+# with an independent brute-force minimum of $\langle y,\phi_i\rangle$ over points $y$ of
+# $\operatorname{cone}(F)\cap K$, $F \ni \phi_i$ (random non-negative combinations of the facet's vertices and
+# dense points on its edges, pushed onto spheres of radii from $s$ to $r$): sampling finds values $\ge$ the true
+# minimum, so "library $\le$ brute force $\le$ library $+ 10^{-4}$".
 
 # %%
 n = 3
@@ -177,9 +216,18 @@ P = rf.inscribing_polytope(F)
 assert all(i in P.facet(j) for i in range(F.m) for j in P.facets_of(i))
 estS = rf.polytope_bias(F, rf.Sphere(n))
 np.testing.assert_allclose(estS.info["alpha_boundary"], rf.polytope_bias(P, "boundary").values)
-aS = estS.values
-np.testing.assert_allclose(rf.polytope_bias(F, rf.Shell(n, 0.5, 2.0)).values, np.where(aS < 0, 2.0 * aS, 0.5 * aS))
-np.testing.assert_allclose(rf.polytope_bias(F, rf.Ball(n, 2.0)).values, np.where(aS < 0, 2.0 * aS, 0.0))
+for K, radii in [(rf.Shell(n, 0.5, 2.0), np.linspace(0.5, 2.0, 4)), (rf.Ball(n, 2.0), np.linspace(0.0, 2.0, 5))]:
+    brute = np.full(F.m, np.inf)
+    for j in range(P.n_facets):
+        V = P.points[P.facet(j)]
+        t = np.linspace(0.0, 1.0, 400)[:, None]
+        Y = np.vstack([np.random.default_rng(j).dirichlet(np.ones(len(V)), 3000) @ V]
+                      + [(1 - t) * V[a] + t * V[b] for a in range(len(V)) for b in range(a + 1, len(V))])  # fmt: skip
+        Y = np.vstack([r * Y / np.linalg.norm(Y, axis=1, keepdims=True) for r in radii])  # points of cone(F) ∩ K
+        for i in P.facet(j):
+            brute[i] = min(brute[i], float((Y @ P.points[i]).min()))
+    gap = brute - rf.polytope_bias(F, K).values
+    assert np.all(gap >= -1e-12) and np.all(gap <= 1e-4), K
 estP = rf.polytope_bias(F, rf.PositiveBall(n))
 assert estP.info["relevant_facets"].shape == (P.n_facets,)
 # C3
@@ -339,6 +387,77 @@ print(f"Algorithm 4 == relu_dual; Algorithm 5 == reconstruct == facet bank ({len
 #
 # Back to the start: [00_index](00_index.ipynb); to experiment freely:
 # [12_playground](12_playground.ipynb).
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your answer, a worked solution (collapsed: try first) and a cell that
+# checks the answer and says what is wrong. The checkers are in `notebooks/exercises/nb11.py`.
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 11.1 — Admissible sets of a small layer
+#
+# `L = ex.nb11.layer_11_1()` is the $\pm$ basis of $\mathbb{R}^2$ ($e_1, e_2, -e_1, -e_2$) with bias $(0, 0, 0, 0.3)$:
+# two of its four lines coincide. Count the admissible index sets with the paper's modified condition and
+# Bruna's open cells (section A), and decide from them whether the layer is injective on $\mathbb{R}^2$. Set
+# `answer_11_1 = (number_modified, number_open_cells, injective)`.
+
+# %% tags=["answer"]
+answer_11_1 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+L111 = ex.nb11.layer_11_1()
+modified111, bruna111 = reference.admissible_sets(L111)
+spans111 = {J: L111.frame.spans(list(J)) for J in modified111}
+print("admissible (modified):", [[i + 1 for i in J] for J in modified111])
+print("not spanning:", [[i + 1 for i in J] for J, ok in spans111.items() if not ok])
+answer_11_1 = (len(modified111), len(bruna111), all(spans111.values()))
+ex.solution("11.1")
+
+# %% tags=["check"]
+ex.nb11.check_11_1(answer_11_1)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 11.2 — Omnidirectional or not, by the LP
+#
+# For `F = ex.nb11.frame_11_2()` (6 random unit vectors in $\mathbb{R}^3$) solve the LP of section B,
+# $t^* = \max\{t : Dc = 0,\ \sum_i c_i = 1,\ c_i \ge t\}$, with `scipy.optimize.linprog` (variables $c$ and $t$, free in
+# sign), and conclude whether the frame is omnidirectional. Set `answer_11_2` to $t^*$.
+
+# %% tags=["answer"]
+answer_11_2 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+F112 = ex.nb11.frame_11_2()
+t112, c112 = omni_lp(F112)  # the LP of section B
+print(f"t* = {t112:+.5f}: omnidirectional = {t112 > 0}; hull test: {rf.is_omnidirectional(F112)}")
+answer_11_2 = t112
+ex.solution("11.2")
+
+# %% tags=["check"]
+ex.nb11.check_11_2(answer_11_2)
+
+# %% [markdown] tags=["exercise"]
+# ### Exercise 11.3 — Formula (i), not Algorithm 2
+#
+# For `F = ex.nb11.frame_11_3()` (11 random unit vectors in $\mathbb{R}^3$) compute the polytope bias on $\partial P_\Phi$ by
+# formula (i) yourself — for each $\phi_i$ the smallest $\langle\phi_\ell, \phi_i\rangle$ over the vertices $\phi_\ell$ of the facets
+# that contain $\phi_i$ — from the facets of `rf.inscribing_polytope(F)`, and compare with the library. Set `answer_11_3`
+# to the vector.
+
+# %% tags=["answer"]
+answer_11_3 = None
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+P113 = rf.inscribing_polytope(ex.nb11.frame_11_3())
+G113 = P113.points @ P113.points.T  # Gram matrix <phi_l, phi_i>
+a113 = np.array([min(G113[P113.facet(j), i].min() for j in P113.facets_of(i)) for i in range(P113.points.shape[0])])
+np.testing.assert_allclose(a113, rf.polytope_bias(P113, "boundary").values, atol=1e-12)
+answer_11_3 = a113
+ex.solution("11.3")
+
+# %% tags=["check"]
+ex.nb11.check_11_3(answer_11_3)
 
 # %%
 print("11_appendix: all checks passed")
