@@ -149,3 +149,16 @@ def test_check_rectifying_reports_how_far_a_time_limit_got():
     assert not part.complete and 0 < part.n_checked < 4000 and part.kind == "partial"
     assert "time limit" in part.describe() and f"{part.n_checked} of 4000" in part.describe()
     assert part.n_failed == int(np.sum(~is_rectifying(L, rf.Ball(4).sample(4000, seed=0)[: part.n_checked])))
+
+
+def test_sampling_bias_time_limit_reports_what_it_reached():
+    F = rf.zoo.gaussian(40, 3, seed=1)
+    est = sampling_bias(F, rf.Ball(3), n_samples=300_000, time_limit=0.0, chunk_size=256)
+    assert est.info["time_limit_hit"] and 0 < est.n_samples < 300_000
+    prefix = sampling_bias(F, rf.Ball(3), n_samples=est.n_samples, chunk_size=256)
+    np.testing.assert_array_equal(est.values, prefix.values)  # the estimate of the samples it reached
+    full = sampling_bias(F, rf.Ball(3), n_samples=3000, time_limit=1e9)
+    assert not full.info["time_limit_hit"] and full.n_samples == 3000
+    X = rf.Ball(3).sample(20_000, seed=2)
+    part = sampling_bias(F, X, time_limit=0.0, chunk_size=128)
+    assert part.guarantee == "on-samples" and part.n_samples < 20_000

@@ -291,6 +291,7 @@ class _RunResult:
     chunk: int
     n_init: int
     seconds: float
+    timed_out: bool = False
     info: dict = field(default_factory=dict)
 
 
@@ -308,6 +309,7 @@ def _run(
     max_memory: int,
     early_stop,
     hist_pos: np.ndarray | None,
+    time_limit: float | None = None,
     keep_points: bool,
     progress: Any,
 ) -> _RunResult:
@@ -345,6 +347,7 @@ def _run(
     bar = _make_progress(progress, N, 1e-10 * N * m * (n + 4))
     processed = 0
     stopped = False
+    timed_out = False
     try:
         for _, Xb in _domain_blocks(dom, N, ss):
             for cs in range(0, Xb.shape[0], chunk):
@@ -391,7 +394,10 @@ def _run(
                 if stop_q is not None:
                     stopped = True
                     break
-            if stopped:
+                if time_limit is not None and processed < N and time.perf_counter() - t0 > time_limit:
+                    timed_out = True
+                    break
+            if stopped or timed_out:
                 break
     finally:
         bar.close()
@@ -411,6 +417,7 @@ def _run(
         chunk=chunk,
         n_init=n_init,
         seconds=time.perf_counter() - t0,
+        timed_out=timed_out,
     )
 
 
@@ -442,6 +449,7 @@ def sampling_bias(
     progress: bool | None = None,
     full_spark: bool | None = None,
     tie_tol: float = 1e-12,
+    time_limit: float | None = None,
 ) -> BiasEstimate:
     r"""Sampling-based bias estimation (Thm "Sampling-based Bias Estimation", Algorithm 1).
 
@@ -514,6 +522,10 @@ def sampling_bias(
         :math:`J^*(x)` count as tied with it and are folded in too. Symmetric frames have exact
         ties that rounding would otherwise break arbitrarily; folding them in only lowers the
         estimate, which keeps every guarantee. ``0`` follows the theorem literally.
+    time_limit : float, optional
+        Seconds after which no further chunk is started. The estimate is then the one of the
+        samples processed so far (``n_samples`` says how many, ``info["time_limit_hit"]`` is
+        True): for a finite data set it is no longer a guarantee but ``"on-samples"``.
 
     Returns
     -------
@@ -574,6 +586,8 @@ def sampling_bias(
         chunk_size = as_count(chunk_size, "chunk_size")
     max_memory = as_count(max_memory, "max_memory", minimum=1024)
     es = _parse_early_stop(early_stop)
+    if time_limit is not None:
+        time_limit = as_nonnegative(time_limit, "time_limit")
     tie_tol = as_nonnegative(tie_tol, "tie_tol")
     finite = dom.finite
     N = dom.points.shape[0] if finite else n_samples
@@ -605,6 +619,7 @@ def sampling_bias(
         chunk_size=chunk_size,
         max_memory=max_memory,
         early_stop=es,
+        time_limit=time_limit,
         hist_pos=hist_pos,
         keep_points=keep,
         progress=progress,
@@ -620,6 +635,7 @@ def sampling_bias(
         "rows_kept": run.rows_kept,
         "seed_entropy": ss.entropy,
         "seconds": run.seconds,
+        "time_limit_hit": run.timed_out,
     }
     # ----------------------------------------------------------------- correction
     rho = 0.0
