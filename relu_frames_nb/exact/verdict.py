@@ -454,6 +454,8 @@ def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: flo
             if run.pair is not None or run.remaining() <= 0.05:
                 break
             budget = run.remaining() / max(len(open_subs), 1)
+            if sub.solves == 0 and budget > 5.0:
+                budget *= 0.2  # a short first solve: its incumbent may already be a witness
             norms = np.linalg.norm(sub.Phi, axis=1)
             beta = sub.a + shift * norms
             if sub.bounds is None:
@@ -475,7 +477,7 @@ def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: flo
                 continue
             if res.on is None or res.value is None or res.value > h:
                 # no candidate below the threshold: only more time could help
-                if res.status in ("optimal", "trivial", "infeasible"):
+                if res.status in ("optimal", "trivial", "infeasible") or (res.status == "time limit" and not usable):
                     sub.closed = True
                     open_subs.remove(sub)
                 continue
