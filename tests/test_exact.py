@@ -406,3 +406,16 @@ def test_bad_layer_and_domain():
         exact_verdict((np.eye(2), [1.0, 2.0, 3.0]), rf.Ball(2))
     v = exact_verdict(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5), rf.domains.Exterior(2, 1.0))
     assert v.status == "undetermined" and "handles" in v.text
+
+
+def test_samples_pairs_found_across_rounding_cells():
+    """Two outputs within the tolerance are a collision even when they straddle a rounding boundary."""
+    W = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    L = rf.ReLULayer(W, [0.0, 10.0, 10.0])  # only the first row can be on: output (x1, 0, 0)
+    X = np.array([[0.5 + 1e-13, 0.0], [0.5 - 1e-13, 1.0], [2.0, 3.0]])
+    v = exact_verdict(L, rf.Samples(X))
+    assert v.status == "not injective"
+    a, b = v.pair
+    assert not np.array_equal(a, b) and np.allclose(L(a), L(b))
+    # local invertibility: one active row never spans the plane
+    assert any("0.0% of the 3 points" in s for s in v.notes)

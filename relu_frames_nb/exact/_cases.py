@@ -41,47 +41,60 @@ def unsupported(K) -> str:
 
 
 def finite_verdict(W, alpha, K, t0):
-    """Exact on a finite set: injective iff no two distinct points share an output."""
+    """Exact on a finite set: injective iff no two distinct points share an output.
+
+    Outputs are compared within each active pattern (inactive entries are exactly 0) by a
+    k-d tree in the max-norm: every pair within ``PAIR_RTOL * max(1, |Z|_inf)`` is found.
+    Local invertibility: at each point, whether the active rows restricted to the
+    directions of the data's affine hull have full rank (the layer is then invertible near
+    the point within that hull).
+    """
+    from scipy.spatial import cKDTree
+
     from .verdict import PAIR_RTOL, _result
 
     X = np.asarray(K.points)
-    Z = np.maximum(X @ W.T - alpha, 0.0)
+    N = X.shape[0]
+    pre = X @ W.T - alpha
+    active = pre >= 0
+    Z = np.maximum(pre, 0.0)
     notes = []
-    active = X @ W.T - alpha >= 0
-    # local invertibility: does the active sub-frame span the data's span?
-    Xc = X - X.mean(axis=0) if X.shape[0] > 1 else X
-    sv = np.linalg.svd(np.vstack([X, Xc]), compute_uv=False)
-    span_dim = int(np.sum(sv > 1e-10 * max(sv[0], 1e-300)))
-    _, uniq, inverse = np.unique(active, axis=0, return_index=True, return_inverse=True)
+    if N > 1:
+        _, sv, vt = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)
+        d = int(np.sum(sv > 1e-10 * max(sv[0], 1e-300)))
+        U = vt[:d].T
+    else:
+        d, U = 0, np.zeros((X.shape[1], 0))
+    patterns, inverse = np.unique(active, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
-    ok_pattern = np.empty(uniq.size, bool)
-    for k, i in enumerate(uniq):
-        rows = W[active[i]]
-        ok_pattern[k] = rows.shape[0] > 0 and np.linalg.matrix_rank(rows) >= span_dim if span_dim else True
+    ok_pattern = np.array([d == 0 or (p.any() and np.linalg.matrix_rank(W[p] @ U) >= d) for p in patterns])
     ok = ok_pattern[inverse]
     notes.append(
-        f"local invertibility: the active frame vectors span the data's span (dimension {span_dim}) at "
-        f"{ok.mean():.1%} of the {X.shape[0]} points"
+        f"local invertibility: the active frame vectors span the directions of the data's affine hull (dimension {d}) "
+        f"at {ok.mean():.1%} of the {N} points"
     )
-    scale = max(1.0, float(np.max(np.abs(Z)))) if Z.size else 1.0
-    q = PAIR_RTOL * scale
-    keys = np.round(Z / q).astype(np.int64)
-    _, inv, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-    inv = inv.reshape(-1)
+    if not ok.all():
+        notes.append(f"points where they do not: {np.flatnonzero(~ok)[:20].tolist()}{' …' if (~ok).sum() > 20 else ''}")
     info = HyperplaneInfo(0, False, "not needed on a finite set")
-    for g in np.flatnonzero(counts > 1):
-        idx = np.flatnonzero(inv == g)
-        for a in idx:
-            for b in idx:
-                if a < b and not np.array_equal(X[a], X[b]) and np.max(np.abs(Z[a] - Z[b])) <= q:
-                    text = (
-                        f"not injective on {K.describe()} — data points {a} and {b} are distinct and have the same "
-                        f"output (up to {PAIR_RTOL:g} relative)"
-                    )
-                    rank = int(np.linalg.matrix_rank(W[active[a]])) if active[a].any() else 0
-                    pair = (X[a], X[b])
-                    n_act = int(active[a].sum())
-                    return _result(K, "not injective", None, None, info, pair, t0, 0, "finite set", notes, text, n_act, rank)
+    q = PAIR_RTOL * max(1.0, float(np.max(np.abs(Z)))) if Z.size else PAIR_RTOL
+    for g in range(patterns.shape[0]):
+        idx = np.flatnonzero(inverse == g)
+        if idx.size < 2:
+            continue
+        cols = patterns[g]
+        pts = Z[np.ix_(idx, cols)] if cols.any() else np.zeros((idx.size, 1))
+        for i, j in sorted(cKDTree(pts).query_pairs(q, p=np.inf)):
+            a, b = idx[i], idx[j]
+            if np.array_equal(X[a], X[b]):
+                continue
+            text = (
+                f"not injective on {K.describe()} — data points {a} and {b} are distinct and have the same output "
+                f"(up to {PAIR_RTOL:g} relative)"
+            )
+            rank = int(np.linalg.matrix_rank(W[cols])) if cols.any() else 0
+            return _result(
+                K, "not injective", None, None, info, (X[a], X[b]), t0, 0, "finite set", notes, text, int(cols.sum()), rank
+            )
     text = f"injective on {K.describe()} — proof: no two distinct points share an output (compared directly)"
     return _result(K, "injective", None, None, info, None, t0, 0, "finite set", notes, text)
 

@@ -76,12 +76,12 @@ def hyperplane_info(
         text = "exact: in R^1 the only hyperplane is {0}, which holds no frame vector"
         return HyperplaneInfo(0, True, text, (np.zeros(m, bool),))
     total = comb(m, n - 1)
-    if total <= max_subsets and total * n**3 <= 2e9:  # about a minute of batched SVDs at most
+    if total <= max_subsets and total * n**3 <= 2e8:  # a few seconds of batched SVDs at most
         return _enumerate(Phi, total, keep_sets)
     # general position assumed: record the cheap checks
     parallel = _parallel_rows(Phi)
     rng = np.random.default_rng(seed)
-    k = int(min(n_checks, total, max(20, 2e7 // n**3)))  # a sample, with bounded work
+    k = int(min(n_checks, total, max(20, 5e6 // n**3)))  # a sample, with bounded work
     subsets = np.array([rng.choice(m, n - 1, replace=False) for _ in range(k)], dtype=np.intp)
     counts, ok = np.zeros(0, int), np.zeros(0, bool)
     step = max(1, 4_000_000 // max(m, 1))
