@@ -419,3 +419,11 @@ def test_samples_pairs_found_across_rounding_cells():
     assert not np.array_equal(a, b) and np.allclose(L(a), L(b))
     # local invertibility: one active row never spans the plane
     assert any("0.0% of the 3 points" in s for s in v.notes)
+
+
+def test_to_dict_is_json():
+    import json
+
+    v = exact_verdict(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45), rf.Ball(2))
+    d = json.loads(json.dumps(v.to_dict()))
+    assert d["status"] == "not injective" and len(d["pair"]) == 2 and d["text"] == v.text

@@ -113,6 +113,31 @@ class ExactVerdict:
     def __repr__(self) -> str:
         return f"ExactVerdict({self.text!r})"
 
+    def to_dict(self) -> dict:
+        """A JSON-serialisable summary (arrays as lists, the domain by its description)."""
+
+        def vec(a):
+            return None if a is None else [float(v) for v in np.asarray(a).ravel()]
+
+        return {
+            "status": self.status,
+            "lower_bound": self.lower_bound,
+            "upper_bound": self.upper_bound,
+            "h": self.h,
+            "h_method": self.h_method,
+            "witness": vec(self.witness),
+            "pair": None if self.pair is None else [vec(self.pair[0]), vec(self.pair[1])],
+            "pair_tolerance": self.pair_tolerance,
+            "n_active": self.n_active,
+            "rank": self.rank,
+            "seconds": self.seconds,
+            "n_solves": self.n_solves,
+            "domain": self.domain.describe(),
+            "method": self.method,
+            "notes": list(self.notes),
+            "text": self.text,
+        }
+
 
 # ---------------------------------------------------------------------------------
 # internal state
