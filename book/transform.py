@@ -63,8 +63,8 @@ TARGET_ONLY = ("fig",)
 
 #: a statement paragraph: ``**[tag]**`` then an optional ``(Name)`` (one level of nested parentheses)
 STATEMENT = re.compile(r"^\*\*\[(?P<tag>[A-Za-z][\w:.-]*)\]\*\*[ \t]*(?:\((?P<name>(?:[^()\n]|\([^()\n]*\))*)\))?[ \t]*")
-#: an inline reference to a tag: ```[tag]``` (inline code)
-INLINE_TAG = re.compile(r"`\[(?P<tag>[A-Za-z][\w:.-]*)\]`")
+#: an inline reference to a tag: ```[tag]``` (inline code), or ``**[tag]**`` where it is not a statement
+INLINE_TAG = re.compile(r"`\[(?P<tag>[A-Za-z][\w:.-]*)\]`|\*\*\[(?P<bold>[A-Za-z][\w:.-]*)\]\*\*")
 #: the heading of an exercise cell
 EXERCISE_HEADING = re.compile(r"^#{1,6}\s*Exercise\s+(?P<num>\d+(?:\.\d+)*)\s*(?:[—–:-]+\s*(?P<title>.*?))?\s*$")
 LIST_ITEM = re.compile(r"^(\d+[.)]|[*+-])\s")
@@ -189,14 +189,16 @@ def statement_box(tag: str, name: str | None, kind: str, label: str, body: str) 
 def link_inline_tags(text: str, items: dict[str, Item], local: dict[str, str]) -> str:
     """Turn each ```[tag]``` naming a known item into a link to its box (or figure target).
 
+    A bold ``**[tag]**`` of a boxed item (its use after the statement) becomes the same link.
+
     ``local`` maps a tag to the label of its occurrence in the current notebook, which wins
     over the first occurrence in the chain (``fig:fig3`` is drawn in 04 and in 05).
     """
 
     def repl(m: re.Match) -> str:
-        tag = m.group("tag")
+        tag = m.group("tag") or m.group("bold")
         item = items.get(tag)
-        if item is None:
+        if item is None or (m.group("bold") and item.kind is None):  # a figure's own bold tag stays
             return m.group(0)
         label = local.get(tag, item.label)
         if item.kind is None:
@@ -261,8 +263,10 @@ def _markdown_lines(nb) -> list[tuple[int, list[str]]]:
 def collect_items(notebooks: dict[str, object]) -> tuple[dict[str, Item], dict[str, dict[tuple[int, int], Item]]]:
     """Every statement of the chain (first occurrence per tag) and, per notebook, each occurrence's item.
 
-    Labels are unique over the chain: a tag stated again (e.g. a figure drawn in two notebooks)
-    gets ``tag-2``, ``tag-3``, ... for its later occurrences.
+    An item (theorem, lemma, ...) is boxed where it is first stated; a later paragraph that
+    begins with its ``**[tag]**`` (e.g. 13_real_network applying Injectivity II) is a use, not a
+    statement: it stays a paragraph and its tag becomes a link to the box. A figure drawn again
+    gets a target of its own: labels are unique over the chain (``tag-2``, ``tag-3``, ...).
     """
     first: dict[str, Item] = {}
     seen: dict[str, int] = {}
@@ -276,6 +280,8 @@ def collect_items(notebooks: dict[str, object]) -> tuple[dict[str, Item], dict[s
                     continue
                 tag = m.group("tag")
                 kind = kind_of(tag)
+                if kind is not None and tag in seen:
+                    continue  # an item is stated once; a later **[tag]** refers back to it (a link)
                 seen[tag] = seen.get(tag, 0) + 1
                 label = tag if seen[tag] == 1 else f"{tag}-{seen[tag]}"
                 item = Item(tag, label, kind, name)

@@ -236,6 +236,7 @@ def test_the_chain_transforms_every_statement_and_leaves_the_notebooks_alone(tmp
     sources = tf.chain_sources(NOTEBOOKS)
     assert [p.name for p in written] == [p.name for p in sources]
     n_boxes = n_statements = 0
+    stated: set[str] = set()
     for src, dst in zip(sources, written):
         nb, out = nbformat.read(src, as_version=4), nbformat.read(dst, as_version=4)
         original = _md(nb)
@@ -243,7 +244,12 @@ def test_the_chain_transforms_every_statement_and_leaves_the_notebooks_alone(tmp
         text = _md(out)
         boxes = re.findall(r"^:{3,}\{prf:(\w+)\} .*?`\[([^\]]+)\]`\n:label: (\S+)", text, re.M)
         figures = [t for t in statements if t.startswith("fig:")]
+        uses = [t for t in statements if not t.startswith("fig:") and t in stated]  # stated in an earlier notebook
+        statements = [t for t in statements if t not in uses]
         assert sorted(t for _, t, _ in boxes) == sorted(t for t in statements if not t.startswith("fig:")), src.name
+        stated |= {t for _, t, _ in boxes}
+        for tag in uses:  # a later **[tag]** paragraph links back to the box
+            assert f"{{prf:ref}}`{tag}` `[{tag}]`" in text and f"**[{tag}]**" not in text, (src.name, tag)
         for kind, tag, label in boxes:
             assert kind == tf.kind_of(tag) and (label == tag or re.fullmatch(rf"{re.escape(tag)}-\d+", label))
         for tag in figures:
@@ -304,3 +310,18 @@ def test_pipes_inside_math_in_a_table_row_do_not_split_the_row():
     assert tf.protect_table_math(r"prose $|x|$ is left alone") == r"prose $|x|$ is left alone"
     out = _run({"03_x": _nb(new_markdown_cell("| a |\n|---|\n| $|x|$ |\n\n```\n| $|x|$ |\n```"))})["03_x"]
     assert out.cells[0].source == "| a |\n|---|\n| $\\vert{}x\\vert{}$ |\n\n```\n| $|x|$ |\n```"
+
+
+def test_an_item_is_boxed_once_and_a_later_bold_tag_links_back_to_it():
+    a = _nb(new_markdown_cell("**[reluinj0]** (Injectivity II) If injective then rectifying."))
+    b = _nb(
+        new_markdown_cell("**[reluinj0]** Injectivity II in action: at such a point ...\n\n* **[thm:x]** is unknown here"),
+        new_markdown_cell("**[fig:f]** A figure."),
+    )
+    out = _run({"02_a": a, "13_b": b})
+    assert ":::{prf:theorem} (Injectivity II) `[reluinj0]`\n:label: reluinj0" in _md(out["02_a"])
+    md_b = _md(out["13_b"])
+    assert "prf:theorem" not in md_b
+    assert md_b.startswith("{prf:ref}`reluinj0` `[reluinj0]` Injectivity II in action")
+    assert "* **[thm:x]** is unknown here" in md_b  # no such item: left as it is
+    assert "(fig:f)=\n**[fig:f]** A figure." in md_b  # a figure's own bold tag is not linked to itself
