@@ -323,10 +323,14 @@ def _run(
     eng = _Engine(F, full_spark, DEFAULT_RANK_TOL, tie_tol, chunk, alpha0)
     t0 = time.perf_counter()
     n_init = 0
+    init_cut = False
     kept: list[np.ndarray] = []
     if init_points is not None:
         n_init = init_points.shape[0]
         for i0 in range(0, n_init, chunk):  # in chunks: m initial points would make an m x m block
+            if time_limit is not None and time.perf_counter() - t0 > time_limit:
+                n_init, init_points, init_cut = i0, init_points[:i0], True
+                break
             Xi = init_points[i0 : i0 + chunk]
             rows, M = eng.masked(Xi)
             eng.commit(Xi, rows, M, None)
@@ -347,7 +351,7 @@ def _run(
     bar = _make_progress(progress, N, 1e-10 * N * m * (n + 4))
     processed = 0
     stopped = False
-    timed_out = False
+    timed_out = init_cut
     try:
         for _, Xb in _domain_blocks(dom, N, ss):
             for cs in range(0, Xb.shape[0], chunk):
