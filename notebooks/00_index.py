@@ -77,6 +77,7 @@ HERE = Path.cwd()  # Jupyter starts kernels in the notebook's folder
 # | [10_stability](10_stability.ipynb) | stable rectification, local stability, global bounds, the image of a layer, a second layer |
 # | [11_appendix](11_appendix.ipynb) | admissibility (App. A), omnidirectionality (App. B), the algorithms of App. C mapped to the API |
 # | [12_playground](12_playground.ipynb) | the three explorers together, for a class (also a Voilà app) |
+# | [13_real_network](13_real_network.ipynb) | a trained network on the digits: injective?, invert it, make it injective, whole network |
 #
 # ## Where the paper lives in the kit
 #
@@ -94,6 +95,7 @@ HERE = Path.cwd()  # Jupyter starts kernels in the notebook's folder
 # | 4 Duality: ReLU-synthesis, the frame algorithm | 09 |
 # | 4 Stability of the reconstruction, image of ReLU layers | 10 |
 # | Appendix A, B, C | 11 (B also in 07) |
+# | beyond the paper: the tools on a trained network (scikit-learn digits) | 13 |
 #
 # By numbered item: the table below is printed from the map in the next cell, and the cell after it
 # checks, for every row, that the notebook named there really carries the item's tag.
@@ -106,7 +108,7 @@ PAPER_MAP = [
     ("prop:inclusive", "Proposition: monotone in the domain and the bias", ["01_frames_and_relu_layers"]),
     ("fig:fig1", "Figure 1: active sets", ["01_frames_and_relu_layers"]),
     ("reluinj1", "Theorem: Injectivity I (rectifying => injective)", ["02_injectivity"]),
-    ("reluinj0", "Theorem: Injectivity II (injective => rectifying)", ["02_injectivity"]),
+    ("reluinj0", "Theorem: Injectivity II (injective => rectifying)", ["02_injectivity", "13_real_network"]),
     ("ex:mb2", "Example mb2: a collision at alpha = 0", ["02_injectivity"]),
     ("cor:maxdomain-other", "Corollary: other domains inside the maximal domain", ["02_injectivity"]),
     ("lem:normalized", "Lemma: normalized frames", ["03_properties_of_frames"]),
@@ -127,13 +129,13 @@ PAPER_MAP = [
     ("def:uniquemaxa", "Definition: bias-exact domains", ["05_maximal_bias"]),
     ("thm:maxa", "Theorem: maximal bias", ["05_maximal_bias"]),
     ("thm:bigthm", "Main theorem: four equivalent verdicts", ["05_maximal_bias"]),
-    ("thm:samp", "Theorem: sampling-based bias estimation", ["06_sampling"]),
+    ("thm:samp", "Theorem: sampling-based bias estimation", ["06_sampling", "13_real_network"]),
     ("fig:propinj", "Figure: evolution towards injectivity", ["06_sampling"]),
     ("lem:facet", "Lemma: facets give frames", ["07_polytope_bias"]),
     ("rem:omni-domain", "Remark: facet cones cover R^n iff omnidirectional", ["07_polytope_bias"]),
     ("fig:omni", "Figure: omnidirectional or not", ["07_polytope_bias"]),
     ("lem:omni-completion", "Lemma (App. B): completing to an omnidirectional frame", ["07_polytope_bias"]),
-    ("thm:pbe", "Theorem: polytope bias estimation", ["07_polytope_bias"]),
+    ("thm:pbe", "Theorem: polytope bias estimation", ["07_polytope_bias", "13_real_network"]),
     ("fig:poly", "Figure: three decompositions of the sphere", ["07_polytope_bias"]),
     ("prop:pbeall", "Proposition: the polytope bias on five domains", ["07_polytope_bias"]),
     ("lem:err", "Lemma: regular simplicial polytopes give the maximal bias", ["07_polytope_bias"]),
@@ -142,14 +144,14 @@ PAPER_MAP = [
     ("fig:conv", "Figure: sampling vs the exact bias (tetrahedron)", ["07_polytope_bias"]),
     ("fig:isinj", "Figure: effect of redundancy", ["08_random_layers"]),
     ("def:relu-synthesis", "Definition: ReLU-synthesis", ["09_reconstruction"]),
-    ("thm:leftinv", "Theorem: ReLU-dual I", ["09_reconstruction"]),
+    ("thm:leftinv", "Theorem: ReLU-dual I", ["09_reconstruction", "13_real_network"]),
     ("thm:leftinv2", "Theorem: ReLU-dual II", ["09_reconstruction"]),
     ("cor:left-inverse-exists", "Corollary: a left inverse at every input", ["09_reconstruction"]),
     ("prelu", "PReLU layers and their inverse", ["09_reconstruction"]),
-    ("prop:framealg", "Proposition: the ReLU frame algorithm", ["09_reconstruction"]),
+    ("prop:framealg", "Proposition: the ReLU frame algorithm", ["09_reconstruction", "13_real_network"]),
     ("def:stable-rectification", "Definition: stable rectification", ["10_stability"]),
     ("locstab", "Definition: local stability", ["10_stability"]),
-    ("prop:local-stability", "Proposition: local stability", ["10_stability"]),
+    ("prop:local-stability", "Proposition: local stability", ["10_stability", "13_real_network"]),
     ("cor:local-stability", "Corollary: local stability at alpha", ["10_stability"]),
     ("lem:image", "Lemma: the image of a ReLU layer", ["10_stability"]),
     ("app:admissibility", "App. A: admissibility", ["11_appendix"]),
@@ -181,7 +183,7 @@ missing = [(tag, nb) for tag, _, nbs in PAPER_MAP for nb in nbs if f"[{tag}]" no
 assert not missing, f"the map names notebooks that do not carry the tag: {missing}"
 assert chain == [f"{k:02d}_{s}" for k, s in enumerate(
     ["frames_and_relu_layers", "injectivity", "properties_of_frames", "maximal_domain", "maximal_bias", "sampling",
-     "polytope_bias", "random_layers", "reconstruction", "stability", "appendix", "playground"], start=1)], chain
+     "polytope_bias", "random_layers", "reconstruction", "stability", "appendix", "playground", "real_network"], start=1)], chain
 print(f"{len(tags)} items of the paper, each found in the notebook the map names; {len(chain)} notebooks follow this one")
 
 # %% [markdown]

@@ -27,10 +27,10 @@ def _cells(nb) -> list[tuple[str, str]]:
     return [(c.cell_type, c.source.strip()) for c in nb.cells]
 
 
-def test_the_chain_has_its_thirteen_notebooks():
+def test_the_chain_has_its_fourteen_notebooks():
     names = [p.stem for p in SOURCES]
-    assert names[0] == "00_index" and names[-1] == "12_playground", names
-    assert [n[:2] for n in names] == [f"{k:02d}" for k in range(13)], names
+    assert names[0] == "00_index" and names[-2:] == ["12_playground", "13_real_network"], names
+    assert [n[:2] for n in names] == [f"{k:02d}" for k in range(14)], names
     assert sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")) == names, "every .ipynb needs its .py and back"
 
 

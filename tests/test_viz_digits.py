@@ -182,3 +182,17 @@ def test_exported_from_widgets():
     import relu_frames_nb.viz as viz
 
     assert viz.digits.DigitsExplorer is DigitsExplorer
+
+
+def test_state_digest_returns_after_driving_and_undoing():
+    X, L = _data()
+    ex = DigitsExplorer(L, X, dpi=30)
+    first = ex.state_digest()
+    ex.index.value = 6
+    ex.copy_button.click()
+    assert ex.state_digest() != first
+    ex.source.value = "data set"
+    ex.set_grid(np.zeros(64, dtype=bool))
+    ex.source.value = "data set"
+    ex.index.value = 0
+    assert ex.state_digest() == first

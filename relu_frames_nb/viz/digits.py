@@ -17,7 +17,7 @@ from ..errors import DimensionMismatchError, InputError, NotInjectiveError
 from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer, as_layer
 from . import palette
-from ._widget_base import _ErrorArea, _guard, _show_png, _StaticFallback
+from ._widget_base import _ErrorArea, _guard, _show_png, _StateDigest, _StaticFallback
 
 __all__ = ["DigitsExplorer"]
 
@@ -35,7 +35,7 @@ def _as_map(fn: Any, name: str) -> Callable[[np.ndarray], np.ndarray] | None:
     return fn
 
 
-class DigitsExplorer(_StaticFallback, _ErrorArea, W.VBox):
+class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
     r"""Pick a digit or draw one, and see what the first layer of a network makes of it.
 
     The image :math:`u` (a row of ``images``, or the 8 × 8 grid of toggle buttons in "draw"

@@ -1,0 +1,180 @@
+"""Checkers for the exercises of 13_real_network (a trained network on the digits: certify, invert, find a blind spot).
+
+The checkers receive the notebook's objects (the trained layers, the model, the held-out data) as keyword
+arguments, so that they judge the answer against exactly what the student worked with.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+import relu_frames_nb as rf
+
+from . import Feedback, report
+
+__all__ = ["NOISE_13_2", "DIGIT_13_2", "DIGIT_13_3", "noisy_code_13_2", "check_13_1", "check_13_2", "check_13_3"]
+
+#: standard deviation of the channel noise of exercise 13.2 (activations are of order 1 to 25)
+NOISE_13_2 = 1e-3
+#: the digit (index in ``sklearn.datasets.load_digits()``) behind the code of exercise 13.2
+DIGIT_13_2 = 1500
+#: the digit of exercise 13.3 (the raw layer is invertible there)
+DIGIT_13_3 = 1
+#: exercise 13.2: largest accepted distance to the digit (pixel units, Euclidean over the 64 pixels)
+TOL_13_2 = 2.0
+#: exercise 13.1: the accuracy may drop by at most this much
+COST_13_1 = 0.05
+
+
+def _digits() -> np.ndarray:
+    from sklearn.datasets import load_digits  # bundled with scikit-learn: no download
+
+    return load_digits().data
+
+
+def _vector(ans: Any, size: int, what: str) -> np.ndarray:
+    v = np.asarray(ans, dtype=float).ravel()
+    if v.size != size:
+        raise ValueError(f"{what} should have {size} numbers; yours has {v.size}")
+    if not np.all(np.isfinite(v)):
+        raise ValueError(f"{what} has entries that are not finite numbers")
+    return v
+
+
+def _units(idx: Any) -> str:
+    return ", ".join(f"φ{int(i) + 1}" for i in idx)
+
+
+# ---------------------------------------------------------------------------------
+# 13.1
+# ---------------------------------------------------------------------------------
+
+
+def check_13_1(answer: Any, *, layer: rf.ReLULayer, domain: Any, model: Any, test: tuple) -> Feedback:
+    """Exercise 13.1: a bias, only lowered, injective on ``domain`` (exact verdict), accuracy within COST_13_1."""
+
+    def verify(ans):
+        alpha = _vector(ans, layer.m, "your bias")
+        raised = np.flatnonzero(alpha > layer.alpha + 1e-12)
+        if raised.size:
+            return False, (
+                f"you raised the bias of {_units(raised)}: raising a bias only switches units off and never helps "
+                f"injectivity; lower entries of layer.alpha instead"
+            )
+        v = rf.exact_verdict(layer.with_bias(alpha), domain, time_limit=120)
+        if v.status == "undetermined":
+            return False, f"the exact verdict could not decide in its time limit ({v.text}); try a slightly lower bias"
+        if v.status == "not injective":
+            x = np.asarray(v.pair[0])
+            pre = layer.frame.vectors @ x - alpha
+            on = np.flatnonzero(pre >= 0)
+            off = np.flatnonzero(pre < 0)
+            gaps = -pre[off] / layer.frame.norms[off]
+            near = off[np.argsort(gaps)[:2]]
+            return False, (
+                f"your bias is too large: the layer is not injective on {domain.describe()}. At x = "
+                f"{np.round(x, 3)} only {_units(on)} are active and their rows do not span R^{layer.n}, so x and a "
+                f"point next to it share the output. The inactive units closest to switching on there are "
+                f"{_units(near)} (missing by {np.round(np.sort(gaps)[:2], 3)} in distance): lower their biases, "
+                f"or all biases a little"
+            )
+        m = copy.deepcopy(model)
+        m.intercepts_[0] = -alpha
+        acc, acc0 = m.score(*test), model.score(*test)
+        if acc < acc0 - COST_13_1:
+            return False, (
+                f"injective on {domain.describe()} (exact verdict), but the held-out accuracy fell from {acc0:.3f} to "
+                f"{acc:.3f}: you lowered more than needed (by {np.round(layer.alpha - alpha, 2)}). Lower every unit "
+                f"a little rather than a few a lot; the exact verdict tells you how little is enough"
+            )
+        return True, (
+            f"injective on {domain.describe()} (exact verdict, method {v.method}), held-out accuracy {acc:.3f} "
+            f"(cost {acc0 - acc:+.3f})"
+        )
+
+    return report("13.1", answer, verify)
+
+
+# ---------------------------------------------------------------------------------
+# 13.2
+# ---------------------------------------------------------------------------------
+
+
+def _target_13_2(basis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    x = _digits()[DIGIT_13_2]
+    return x, x @ basis
+
+
+def noisy_code_13_2(layer: rf.ReLULayer, basis: np.ndarray | None = None) -> np.ndarray:
+    """The hidden code of digit DIGIT_13_2 (a layer on the data's span) plus N(0, NOISE_13_2^2) on every entry."""
+    from relu_frames_nb.local_invertibility import data_span
+
+    V = data_span(_digits()) if basis is None else np.asarray(basis, dtype=float)
+    _, c = _target_13_2(V)
+    z = layer(c)
+    return z + NOISE_13_2 * np.random.default_rng(1302).standard_normal(z.shape)
+
+
+def check_13_2(answer: Any, *, layer: rf.ReLULayer, basis: np.ndarray) -> Feedback:
+    """Exercise 13.2: the digit behind ``noisy_code_13_2(layer)``, within TOL_13_2."""
+
+    def verify(ans):
+        img = _vector(ans, 64, "your image")
+        x, c = _target_13_2(np.asarray(basis, dtype=float))
+        err = float(np.linalg.norm(img - x))
+        if err <= TOL_13_2:
+            return True, f"your image is {err:.2f} from the digit (pixel units): the code was read correctly"
+        worst = np.argsort(-np.abs(img - x))[:3]
+        where = ", ".join(f"(row {k // 8 + 1}, column {k % 8 + 1}): {img[k]:.1f} instead of {x[k]:.0f}" for k in worst)
+        z_clean = layer(c)
+        noise_on = int(np.sum((z_clean == 0) & (noisy_code_13_2(layer, basis) > 0)))
+        return False, (
+            f"your image is {err:.1f} from the digit (pixel units; accepted: {TOL_13_2}); largest differences at "
+            f"{where}. About {noise_on} entries of the noisy code are positive only because of the noise: the "
+            f"ReLU-dual must not use those rows. Entries of the size of the noise ({NOISE_13_2:g}) are zeros of the "
+            f"clean code (rf.reconstruct's zero_tol, or set them to 0 first)"
+        )
+
+    return report("13.2", answer, verify)
+
+
+# ---------------------------------------------------------------------------------
+# 13.3
+# ---------------------------------------------------------------------------------
+
+
+def check_13_3(answer: Any, *, layer: rf.ReLULayer, images: np.ndarray) -> Feedback:
+    """Exercise 13.3: an image within 2 grey levels of digit DIGIT_13_3 where the active rows do not span R^64."""
+
+    def verify(ans):
+        img = _vector(ans, 64, "your image")
+        x = np.asarray(images, dtype=float)[DIGIT_13_3]
+        if not rf.is_rectifying(layer, x):  # the premise of the exercise
+            raise AssertionError(f"the layer is not invertible at digit {DIGIT_13_3} itself: the exercise needs another digit")
+        if img.min() < -1e-9 or img.max() > 16 + 1e-9:
+            k = int(np.argmax(np.maximum(-img, img - 16)))
+            return False, f"pixel (row {k // 8 + 1}, column {k % 8 + 1}) is {img[k]:.2f}, outside the grey levels [0, 16]"
+        far = np.abs(img - x)
+        if far.max() > 2 + 1e-9:
+            k = int(np.argmax(far))
+            return False, (
+                f"pixel (row {k // 8 + 1}, column {k % 8 + 1}) is {img[k]:.2f}, {far[k]:.2f} away from the digit's "
+                f"{x[k]:.0f}: stay within 2 grey levels (a box around the digit, rf.Box)"
+            )
+        active = layer.active_set(img)
+        rank = int(np.linalg.matrix_rank(layer.frame.vectors[active])) if active.any() else 0
+        if rank == layer.n:
+            return False, (
+                f"at your image {int(active.sum())} units are active and their rows span R^{layer.n}: the layer is "
+                f"invertible there. Look for an image near the digit with fewer active units: rf.exact_verdict on the "
+                f"box of images within 2 grey levels returns one as its .witness"
+            )
+        return True, (
+            f"at your image only {int(active.sum())} units are active, rank {rank} < {layer.n}: a direction of the image "
+            f"is invisible to the layer, and the digit's neighbourhood contains two images with one hidden code"
+        )
+
+    return report("13.3", answer, verify)
