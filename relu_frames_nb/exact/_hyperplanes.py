@@ -27,8 +27,9 @@ import numpy as np
 
 __all__ = ["HyperplaneInfo", "hyperplane_info"]
 
-#: rows within this (sine of the) angle of a hyperplane count as lying in it (conservative: larger h)
-COPLANAR_TOL = 1e-9
+#: rows within this (sine of the) angle of a hyperplane count as lying in it: far above the rounding of
+#: structured frames (1e-16), far below the chance near-coincidences of random ones (1e-10 happens)
+COPLANAR_TOL = 1e-12
 
 
 @dataclass(frozen=True)
