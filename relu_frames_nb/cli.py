@@ -296,7 +296,8 @@ class CheckReport:
             lines.append(f"data: {self.details['local_invertibility']['text']}")
             lines.append(f"      {self.details['hull_hint']}")
         if self.sampling is not None:
-            lines.append(f"sampling: {self.sampling.n_samples} samples, {self.sampling.guarantee}")
+            lines.append(f"sampling: {self.sampling.n_samples} samples, {self.sampling.guarantee}"
+                         + (f" ({self.details['sampling_note']})" if "sampling_note" in self.details else ""))  # fmt: skip
         if self.collision is not None and self.collision.found:
             c = self.collision
             lines.append(f"collision: x={np.array2string(c.x, precision=6)} y={np.array2string(c.y, precision=6)}")
@@ -340,11 +341,14 @@ def check_layer(
             polytope = polytope_bias(layer.frame, domain, max_facets=max_facets)
         except ReluFramesError as exc:
             note, failure = f"not available: {exc}", exc
+    # the rectifying test costs about m n + n^3 per point: keep it to a few seconds on large layers
+    work = layer.m * layer.n + layer.n**3
+    n_decide = min(n_samples, 50_000, max(2_000, int(2e9 // work)))
     verdict = decide(
         layer,
         domain,
         polytope=polytope if polytope is not None else failure,
-        n_samples=min(n_samples, 50_000),
+        n_samples=n_decide,
         seed=seed,
         max_facets=max_facets,
         tol=tol,
@@ -355,7 +359,8 @@ def check_layer(
     if domain.bounded:
         from .bias.correlated import sampling_bias
 
-        sampling = sampling_bias(layer.frame, domain, n_samples=n_samples, seed=seed, progress=False)
+        sampling = sampling_bias(layer.frame, domain, n_samples=n_samples, seed=seed, progress=None if progress else False,
+                                 time_limit=20.0, init="none" if layer.m > 10_000 else "auto")  # fmt: skip
     reason = verdict.text
     if verdict.status == "undetermined" and sampling is not None:
         ok = bool(np.all(layer.alpha <= sampling.values))
@@ -366,6 +371,8 @@ def check_layer(
         "points_failing": verdict.n_failing,
         "points_checked": verdict.n_checked,
     }
+    if sampling is not None and sampling.info.get("time_limit_hit"):
+        details["sampling_note"] = f"from {sampling.n_samples} of {n_samples} samples (time limit)"
     if verdict.exact is not None:
         ex = verdict.exact
         details["exact"] = {"status": str(ex.status), "method": ex.method, "lower_bound": ex.lower_bound,
@@ -476,7 +483,7 @@ def build_check_parser(parser: argparse.ArgumentParser | None = None) -> argpars
     p.add_argument("--samples", type=_at_least(1), default=200_000, help="number of samples for the sampling estimate")
     p.add_argument("--seed", type=_at_least(0), default=0, help="seed of the samples (a non-negative integer)")
     p.add_argument("--max-facets", type=_at_least(1), default=200_000, help="refuse polytopes with more facets than this")
-    p.add_argument("--time-limit", type=float, default=60.0, help="seconds for the exact verdict (MILP), default 60")
+    p.add_argument("--time-limit", type=float, default=30.0, help="seconds for the exact verdict (MILP), default 30")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     return p
@@ -503,6 +510,13 @@ def _check_network(args: argparse.Namespace, state: dict) -> tuple[str, int]:
 
 def main_check(args: argparse.Namespace) -> int:
     """Run the ``check`` sub-command; returns the exit status (never 1 unless a collision was verified)."""
+    from ._threads import one_blas_thread
+
+    with one_blas_thread():
+        return _main_check(args)
+
+
+def _main_check(args: argparse.Namespace) -> int:
     try:
         if not args.time_limit >= 0:
             raise InputError(f"--time-limit must be a number of seconds >= 0; got {args.time_limit}.")

@@ -280,14 +280,12 @@ def _worker_init(parent: int) -> None:
 
 
 def _limit_blas_threads() -> None:
-    """One BLAS thread per process (threadpoolctl if available)."""
+    """One BLAS thread per process (the environment variables, and threadpoolctl if available)."""
+    from .._threads import limit_blas_threads
+
     for var in _THREAD_VARS:
         os.environ.setdefault(var, "1")
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # the environment variables set by the parent do the job
-        return
-    threadpool_limits(limits=1)
+    limit_blas_threads()
 
 
 @contextmanager
