@@ -260,6 +260,25 @@ def _faces(Phi, signs, make_lift, prefix=""):
     return subs
 
 
+def zero_bias_faces(run):
+    """The face problems of the same frame at zero bias, or None when the domain's cone is not known.
+
+    A certificate there proves the rectifying property for every bias ``<= 0`` on every
+    domain (smaller biases only enlarge active sets), which settles near-zero negative
+    biases where the direct problem is degenerate (all hyperplanes pass close to 0).
+    """
+    Phi, Kr = run.Phi, run.Kr
+    d = Phi.shape[1]
+    signs = _cone_signs(Kr, d)
+    if signs is None:
+        return None
+
+    def make_lift(j, sigma, others):
+        return lambda w: None  # no witness at zero bias is a witness at the layer's bias
+
+    return _faces(Phi, signs, make_lift, prefix="zero bias ")
+
+
 def subproblems(run):
     """The counting problems of the run (see the module docstring)."""
     from .verdict import _Sub
