@@ -427,3 +427,15 @@ def test_to_dict_is_json():
     v = exact_verdict(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45), rf.Ball(2))
     d = json.loads(json.dumps(v.to_dict()))
     assert d["status"] == "not injective" and len(d["pair"]) == 2 and d["text"] == v.text
+
+
+def test_near_zero_negative_bias_uses_the_zero_bias_certificate():
+    L = unit_layer(4, 30, -0.01, 2)
+    K = rf.Ball(4)
+    v = exact_verdict(L, K)
+    assert v.status == "injective" and "at zero bias" in v.text
+    assert v.lower_bound == v.h + 1
+    assert non_spanning_fraction(L, K.sample(20000, seed=0)) == 0.0
+    # a positive bias is not covered by the zero-bias certificate
+    v = exact_verdict(L.with_bias(0.01), K)
+    assert v.status == "not injective"
