@@ -10,6 +10,7 @@ _milp          the counting MILP (``scipy.optimize.milp``, HiGHS, silenced)
 _regions       the domain as the solver sees it: outer polytope, row bounds, cells, cuts
 _hyperplanes   ``h``, the most frame vectors in one hyperplane (exact or assumed and checked)
 _witness       from a non-spanning point to a verified colliding pair; greedy descent
+_search        the state of a run and its stages (samples, zero bias, hyperplanes, MILP loop)
 _ldp           least distance programming (min-norm point of a polyhedron), output silencing
 """
 

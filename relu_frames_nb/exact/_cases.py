@@ -51,7 +51,8 @@ def finite_verdict(W, alpha, K, t0):
     """
     from scipy.spatial import cKDTree
 
-    from .verdict import PAIR_RTOL, _result
+    from ._search import PAIR_RTOL
+    from .verdict import _result
 
     X = np.asarray(K.points)
     N = X.shape[0]
@@ -142,7 +143,8 @@ def _center(Kr):
 
 def prepare(W, alpha, K, t0, time_limit, report, eps, tol):
     """The run state (reduced, unit rows), or an early verdict (single point, null space)."""
-    from .verdict import _result, _Run
+    from ._search import _Run
+    from .verdict import _result
 
     c, U, Kr, note = _reduce(W, alpha, K)
     notes = [note] if note else []
@@ -236,7 +238,7 @@ def _scale_into(Kr, u):
 
 def _faces(Phi, signs, make_lift, prefix=""):
     """One box problem per face ``u_j = sigma`` of the cube within the cone given by ``signs``."""
-    from .verdict import _Sub
+    from ._search import _Sub
 
     d = Phi.shape[1]
     subs = []
@@ -281,7 +283,7 @@ def zero_bias_faces(run):
 
 def subproblems(run):
     """The counting problems of the run (see the module docstring)."""
-    from .verdict import _Sub
+    from ._search import _Sub
 
     Phi, a, Kr = run.Phi, run.a, run.Kr
     d = Phi.shape[1]

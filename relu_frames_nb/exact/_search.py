@@ -1,0 +1,315 @@
+r"""The search of the exact verdict: its state and its stages.
+
+* :class:`_Run`: the layer in the domain's own coordinates with unit rows, the deadline,
+  the best upper bound and the verified pair; :class:`_Sub`: one counting problem;
+* stages: seeded samples and a greedy descent (cheap witnesses), the zero-bias
+  certificate for near-zero negative biases, one LP per hyperplane (small frames), and
+  the counting MILPs with their cuts, round-robin over the subproblems.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from ..domains import Domain
+from ._hyperplanes import HyperplaneInfo
+from ._milp import solve_count
+from ._regions import Region
+from ._witness import build_pair, descend
+
+#: two outputs are equal when they differ by at most PAIR_RTOL * max(1, |output|_inf)
+PAIR_RTOL = 1e-9
+#: the two points of a pair are at least this far apart, relative to max(1, |x|)
+PAIR_MIN_SEPARATION = 1e-9
+#: membership tolerance for the points of a pair (relative, as in Domain.contains)
+PAIR_MEMBERSHIP_TOL = 1e-9
+
+# ---------------------------------------------------------------------------------
+# internal state
+# ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Sub:
+    """One counting problem: rows ``Phi`` (same order as the base rows), bias ``a``, region."""
+
+    name: str
+    Phi: np.ndarray
+    a: np.ndarray
+    region: Region | None
+    lift: Callable[[np.ndarray], np.ndarray | None]
+    lower: int = -1
+    certified: bool = False
+    closed: bool = False
+    bounds: tuple | None = None
+    covers: list = field(default_factory=list)
+    solves: int = 0
+
+
+@dataclass
+class _Run:
+    W: np.ndarray
+    alpha: np.ndarray
+    K: Domain
+    Kr: Any
+    c: np.ndarray
+    U: np.ndarray
+    Phi: np.ndarray
+    a: np.ndarray
+    center: np.ndarray | None
+    deadline: float
+    t0: float
+    report: Callable
+    eps: float
+    tol: float = 0.0
+    scale: float = 1.0
+    notes: list = field(default_factory=list)
+    n_solves: int = 0
+    upper: int | None = None
+    pair: tuple | None = None
+    pair_info: tuple | None = None
+
+    def remaining(self) -> float:
+        return self.deadline - time.perf_counter()
+
+    def to_x(self, z: np.ndarray) -> np.ndarray:
+        return self.c + self.U @ z
+
+    def outputs(self, X: np.ndarray) -> np.ndarray:
+        return np.maximum(X @ self.W.T - self.alpha, 0.0)
+
+    def note_upper(self, count: int) -> None:
+        self.upper = count if self.upper is None else min(self.upper, count)
+
+    def try_witness(self, z: np.ndarray | None) -> bool:
+        """Build and verify a pair from a point ``z`` of the reduced domain; True on success."""
+        if z is None or self.pair is not None:
+            return self.pair is not None
+        built = build_pair(self.Phi, self.a, self.Kr, np.asarray(z, float), self.center)
+        if built is None:
+            return False
+        z1, z2, n_act, rank = built
+        x, y = self.to_x(z1), self.to_x(z2)
+        if _verify_pair(self, x, y):
+            self.pair, self.pair_info = (x, y), (n_act, rank)
+            self.note_upper(n_act)
+            return True
+        return False
+
+
+def _verify_pair(run: _Run, x: np.ndarray, y: np.ndarray) -> bool:
+    if np.linalg.norm(x - y) < PAIR_MIN_SEPARATION * max(1.0, float(np.linalg.norm(x))):
+        return False
+    if not (run.K.contains(x, tol=PAIR_MEMBERSHIP_TOL) and run.K.contains(y, tol=PAIR_MEMBERSHIP_TOL)):
+        return False
+    Lx, Ly = run.outputs(x[None])[0], run.outputs(y[None])[0]
+    return bool(np.max(np.abs(Lx - Ly)) <= PAIR_RTOL * max(1.0, float(np.max(np.abs(Lx)))))
+
+
+def _near_zero_bias(run: _Run) -> bool:
+    """Every bias is <= 0, some is not 0, and all are within 5% of the domain's size of 0."""
+    a = run.a
+    return bool(np.all(a <= 0) and np.any(a < 0) and np.max(np.abs(a)) <= 0.05 * run.scale)
+
+
+def _zero_bias_certificate(run: _Run, h: int, report) -> bool:
+    """Try the zero-bias certificate on the faces of the cube with 40% of the remaining time."""
+    from ._cases import zero_bias_faces
+
+    subs = zero_bias_faces(run)
+    if not subs:
+        return False
+    for sub in subs:
+        if sub.region is None:  # 0-dimensional faces (n = 1): counted directly
+            sub.certified = sub.lower > h
+            sub.closed = True
+    deadline, notes = run.deadline, list(run.notes)
+    run.deadline = time.perf_counter() + 0.4 * run.remaining()
+    try:
+        _milp_method(run, subs, h, True, report, run.eps)
+    finally:
+        run.deadline = deadline
+        run.notes[:] = notes  # the zero-bias attempt's own remarks are not about this layer
+    if all(s.certified for s in subs):
+        run.notes.append("the biases are <= 0 and near 0: certified at zero bias, which covers every bias <= 0")
+        return True
+    run.notes.append("the biases are <= 0 and near 0: the zero-bias certificate was tried first and did not settle it")
+    return False
+
+
+def _sample_search(run: _Run, subs: list, h: int, n_samples: int, rng) -> None:
+    for sub in subs:
+        if run.pair is not None or sub.region is None:
+            continue
+        if n_samples == 0 or run.remaining() <= 0:
+            break
+        N = max(1, min(n_samples, 20_000_000 // max(sub.Phi.shape[0], 1)))  # bounded memory
+        S = sub.region.sample(N, rng)
+        counts = (S @ sub.Phi.T - sub.a >= 0).sum(axis=1)
+        order = np.argsort(counts, kind="stable")
+        lifted_best = None
+        for i in order[:50]:
+            z = sub.lift(S[i])
+            if z is None:
+                continue
+            if lifted_best is None:
+                lifted_best = int(counts[i])
+                run.note_upper(lifted_best)
+            if counts[i] <= h and run.try_witness(z):
+                return
+        # greedy descent from the few best points (each a short series of LPs)
+        budget = min(0.1 * run.remaining(), 1.0 + 0.02 * run.remaining())
+        stop = time.perf_counter() + budget
+        for i in order[:5]:
+            if time.perf_counter() > stop or run.remaining() <= 0:
+                break
+            got = descend(sub.Phi, sub.a, sub.region, S[i], target=h, deadline=stop)
+            run.n_solves += 1
+            if got is None:
+                continue
+            z_s, count = got
+            z = sub.lift(z_s)
+            if z is None:
+                continue
+            run.note_upper(count)
+            if count <= h and run.try_witness(z):
+                return
+
+
+def _hyperplane_method(run: _Run, subs: list, info: HyperplaneInfo, shift: float) -> bool:
+    """One LP per (subproblem, hyperplane set); True when decided (pair or all cells empty).
+
+    A cell counts as empty when it misses the domain at the bias ``a + shift`` (``shift =
+    eps`` for a robust certificate, ``-tol`` for the boundary pass).
+    """
+    open_cells = 0
+    for sub in subs:
+        if sub.region is None:
+            if sub.lower <= info.h and sub.lower >= 0:
+                open_cells += 1
+            continue
+        norms = np.linalg.norm(sub.Phi, axis=1)
+        eps = shift * norms
+        for T in info.sets:
+            if run.remaining() <= 0:
+                run.notes.append("time limit reached during the hyperplane LPs")
+                return False
+            Z = ~T
+            run.n_solves += 1
+            if sub.region.cell_empty(sub.Phi[Z], sub.a[Z] + eps[Z]):
+                continue
+            p, _ = sub.region.cell_point(sub.Phi[Z], sub.a[Z])
+            if p is not None and run.try_witness(sub.lift(p)):
+                return True
+            open_cells += 1
+    if open_cells:
+        run.notes.append(f"{open_cells} hyperplane cell(s) neither empty nor realised by a verified witness")
+        return False
+    for sub in subs:
+        sub.certified = True
+    return True
+
+
+def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: float) -> None:
+    """Counting MILPs at the bias ``a + shift``, round-robin over the subproblems until decided.
+
+    On an exact region one solve settles it (optimum > h: certificate; else its incumbent's
+    cell is realised with a margin: witness). On a round region an incumbent outside K
+    yields a combinatorial Benders cut (a few rows of which every point of K has one on)
+    and a tangent cut, and the MILP is solved again, then as a feasibility problem with
+    the cutoff ``sum b <= h`` (it stops at the first candidate).
+    """
+    if shift < 0:
+        for sub in subs:
+            sub.covers = []  # covers are valid for the bias they were computed at
+            sub.solves = 0
+    open_subs = [s for s in subs if not (s.certified or s.closed) and s.region is not None]
+    tried_margin: set[int] = set()
+    while open_subs and run.pair is None and run.remaining() > 0.05:
+        for sub in list(open_subs):
+            if run.pair is not None or run.remaining() <= 0.05:
+                break
+            budget = run.remaining() / max(len(open_subs), 1)
+            if sub.solves == 0 and budget > 5.0:
+                budget *= 0.2  # a short first solve: its incumbent may already be a witness
+            norms = np.linalg.norm(sub.Phi, axis=1)
+            beta = sub.a + shift * norms
+            if sub.bounds is None:
+                sub.bounds = sub.region.row_bounds(sub.Phi)
+                if shift >= 0:  # rows on all over the domain: a first, always valid lower bound
+                    sub.lower = max(sub.lower, int((sub.bounds[0] > beta).sum()))
+            res = solve_count(
+                sub.Phi, beta, sub.region, time_limit=budget, bounds=sub.bounds, covers=sub.covers,
+                cutoff=h if usable else None, feasibility=sub.solves > 0 and not sub.region.exact,
+            )  # fmt: skip
+            sub.solves += 1
+            run.n_solves += 1
+            if shift >= 0:  # bounds at a lowered bias are not bounds at alpha
+                sub.lower = max(sub.lower, res.lower)
+            report({"stage": f"milp {sub.name}".strip(), "lower": _lower(subs), "upper": run.upper})
+            if res.lower > h and usable:
+                sub.certified = True
+                open_subs.remove(sub)
+                continue
+            if res.on is None or res.value is None or res.value > h:
+                # no candidate below the threshold: only more time could help
+                if res.status in ("optimal", "trivial", "infeasible") or (res.status == "time limit" and not usable):
+                    sub.closed = True
+                    open_subs.remove(sub)
+                continue
+            if _process_candidate(run, sub, res, beta, norms, h, tried_margin):
+                continue
+            sub.closed = True
+            open_subs.remove(sub)
+
+
+def _process_candidate(run: _Run, sub: _Sub, res, beta, norms, h: int, tried_margin: set) -> bool:
+    """Turn an incumbent into a witness or a cut; True when the subproblem should be solved again."""
+    Z = ~res.on
+    region = sub.region
+    if not region.exact:
+        S, u = region.cover(sub.Phi[Z], beta[Z])
+        if S is not None:
+            sub.covers.append(np.flatnonzero(Z)[S])
+            region.add_cut(u)
+            return True
+    p, cut = region.cell_point(sub.Phi[Z], sub.a[Z])
+    if p is not None:
+        if run.try_witness(sub.lift(p)):
+            return False
+        run.notes.append(f"{sub.name or 'MILP'}: a candidate with {res.value} active rows spans (h > n - 1 frame)")
+        return False
+    if not region.exact:
+        if cut is not None and (res.z is None or (cut / np.linalg.norm(cut)) @ res.z > region.r * (1 + 1e-9)):
+            region.add_cut(cut)
+            return True
+        if res.z is not None and np.linalg.norm(res.z) > region.r * (1 + 1e-9):
+            region.add_cut(res.z)
+            return True
+    # the candidate leans on the tolerance: ask for a margin once
+    if id(sub) not in tried_margin:
+        tried_margin.add(id(sub))
+        delta = max(1e-6 * run.scale, 1e3 * run.eps)
+        res2 = solve_count(
+            sub.Phi, sub.a - delta * norms, region, time_limit=run.remaining() / 2, covers=None, cutoff=h, feasibility=True
+        )
+        run.n_solves += 1
+        if res2.on is not None and res2.value is not None and res2.value <= h:
+            Z2 = ~res2.on
+            p2, cut2 = region.cell_point(sub.Phi[Z2], sub.a[Z2])
+            if p2 is not None and run.try_witness(sub.lift(p2)):
+                return False
+            if cut2 is not None and not region.exact:
+                region.add_cut(cut2)
+                return True
+    run.notes.append(f"{sub.name or 'MILP'}: the best candidate could not be realised inside K")
+    return False
+
+
+def _lower(subs: list) -> int | None:
+    vals = [s.lower for s in subs]
+    return None if any(v < 0 for v in vals) else min(vals)
