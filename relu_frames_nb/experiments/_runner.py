@@ -196,6 +196,11 @@ def load_result(path: str | os.PathLike):
 # ---------------------------------------------------------------------------------
 
 
+def _has_nan(a: Any) -> bool:
+    a = np.asarray(a)
+    return bool(np.issubdtype(a.dtype, np.floating) and np.isnan(a).any())
+
+
 class Cache:
     """One directory of ``.npz`` shards per experiment and parameter set."""
 
@@ -224,7 +229,7 @@ class Cache:
 
         A shard is recomputed (and listed in :attr:`healed` with the reason) when it cannot be
         read, belongs to another task (its stored task key differs), lacks one of the arrays it
-        was saved with, or holds NaN.
+        was saved with, or holds NaN in an array that had none when it was written.
         """
         if self.dir is None:
             return None
@@ -240,7 +245,8 @@ class Cache:
         missing = sorted(set(meta.get("keys", arrays)) - set(arrays))
         if missing:
             return self._heal(p, f"missing {', '.join(missing)}")
-        if any(np.issubdtype(a.dtype, np.floating) and np.isnan(a).any() for a in arrays.values()):
+        allowed = set(meta.get("nan_keys", ()))  # arrays that held NaN when the task wrote them
+        if any(k not in allowed and _has_nan(a) for k, a in arrays.items()):
             return self._heal(p, "holds NaN")
         arrays["_meta"] = meta
         return arrays
@@ -254,7 +260,7 @@ class Cache:
         if self.dir is None:
             return
         arrays = {k: v for k, v in result.items() if k != "_meta"}
-        meta = dict(result.get("_meta", {}), keys=sorted(arrays))
+        meta = dict(result.get("_meta", {}), keys=sorted(arrays), nan_keys=sorted(k for k, a in arrays.items() if _has_nan(a)))
         if spec is not None:
             meta["task_key"] = self.task_key(spec)
         write_npz(self.dir / f"{name}.npz", arrays, meta)
