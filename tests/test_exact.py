@@ -439,3 +439,24 @@ def test_near_zero_negative_bias_uses_the_zero_bias_certificate():
     # a positive bias is not covered by the zero-bias certificate
     v = exact_verdict(L.with_bias(0.01), K)
     assert v.status == "not injective"
+
+
+def test_large_models_are_solved_in_a_child_that_is_killed_at_the_limit(monkeypatch):
+    import time
+
+    from relu_frames_nb.exact import _milp
+
+    # the child process gives the same answers as the solver in this process
+    L = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45)
+    direct = rf.exact_verdict(L, rf.Box(-1.0, 1.0, n=2), time_limit=20, method="milp")
+    monkeypatch.setattr(_milp, "SUBPROCESS_BINARIES", 0)
+    child = rf.exact_verdict(L, rf.Box(-1.0, 1.0, n=2), time_limit=20, method="milp")
+    assert child.status == direct.status == "not injective"
+    monkeypatch.undo()
+    # a 20000 x 3 layer: HiGHS alone overran its limit by minutes on such models
+    rng = np.random.default_rng(0)
+    big = rf.ReLULayer.from_weights(rng.standard_normal((20000, 3)), rng.normal(-0.05, 0.05, 20000))
+    t0 = time.perf_counter()
+    v = rf.exact_verdict(big, rf.Ball(3), time_limit=3)
+    assert time.perf_counter() - t0 < 3 + 3 + 20  # limit, kill grace, model building
+    assert v.status in ("undetermined", "not injective", "injective")

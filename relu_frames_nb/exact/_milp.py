@@ -24,7 +24,68 @@ import numpy as np
 
 from ._ldp import quiet
 
-__all__ = ["MilpResult", "solve_count"]
+__all__ = ["MilpResult", "solve_count", "SUBPROCESS_BINARIES"]
+
+#: models with more binaries than this are solved in a child process that is killed at the
+#: time limit: HiGHS checks its limit too rarely on large models (a 10^5 x 3 layer's presolve
+#: ran 375 s past a 30 s limit in the solver's own process)
+SUBPROCESS_BINARIES = 3000
+
+
+@dataclass(frozen=True)
+class _Solution:
+    status: int
+    x: np.ndarray | None
+    fun: float | None
+    mip_dual_bound: float | None
+    mip_node_count: int
+
+
+def _solve(c, integrality, var_bounds, cons, options) -> _Solution:
+    from scipy.optimize import milp
+
+    with quiet():
+        res = milp(c, integrality=integrality, bounds=var_bounds, constraints=cons, options=options)
+    return _Solution(int(res.status), None if res.x is None else np.asarray(res.x), res.fun,
+                     getattr(res, "mip_dual_bound", None), int(getattr(res, "mip_node_count", 0) or 0))  # fmt: skip
+
+
+def _child(conn, args) -> None:  # pragma: no cover - runs in the child process
+    try:
+        conn.send(_solve(*args))
+    except BaseException as exc:  # report, never hang the parent
+        conn.send(exc)
+    finally:
+        conn.close()
+
+
+def _solve_killable(args, seconds: float) -> _Solution | None:
+    """Solve in a child process; None when it is not done ``seconds`` after the start (then it is killed).
+
+    The child is forked where the platform can (it only runs the solve, and needs no import of
+    the caller's main module, which a ``python -`` script or a notebook may not have as a file).
+    """
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(child, args), daemon=True)
+    proc.start()
+    child.close()
+    try:
+        if parent.poll(seconds):
+            out = parent.recv()
+            if isinstance(out, BaseException):
+                raise out
+            return out
+        return None
+    except EOFError:  # the child died (e.g. out of memory): no information
+        return None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        parent.close()
 
 
 @dataclass(frozen=True)
@@ -65,7 +126,7 @@ def solve_count(
     ``cutoff + 1``). ``feasibility``: stop at the first such solution (zero objective; the
     lower bound is then only known when the model is infeasible).
     """
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint
     from scipy.sparse import csr_matrix, diags, hstack, vstack
 
     t0 = time.perf_counter()
@@ -126,16 +187,22 @@ def solve_count(
         "mip_feasibility_tolerance": 1e-9,
         "primal_feasibility_tolerance": 1e-9,
     }
+    args = (c, integrality, var_bounds, cons, options)
     try:
-        with quiet():
-            res = milp(c, integrality=integrality, bounds=var_bounds, constraints=cons, options=options)
+        if k > SUBPROCESS_BINARIES:
+            # the child gets the limit plus the cost of starting it; killed after a grace period
+            res = _solve_killable(args, options["time_limit"] + 3.0)
+            if res is None:
+                return MilpResult("time limit", -1, None, None, None, time.perf_counter() - t0)
+        else:
+            res = _solve(*args)
     except Exception:  # pragma: no cover - solver failure: no information
         return MilpResult("error", -1, None, None, None, time.perf_counter() - t0)
     seconds = time.perf_counter() - t0
-    nodes = int(getattr(res, "mip_node_count", 0) or 0)
+    nodes = res.mip_node_count
     if res.status == 2:
         return MilpResult("infeasible", 10**9 if cutoff is None else cutoff + 1, None, None, None, seconds, nodes)
-    db = getattr(res, "mip_dual_bound", None)
+    db = res.mip_dual_bound
     if feasibility or db is None or not np.isfinite(db):
         lower = -1
     else:
