@@ -67,8 +67,31 @@ def run(per_n: int, *, with_decide: bool = True) -> list[dict]:
     return rows
 
 
+def growth(dims: tuple[int, ...], *, seed: int = 7, time_limit: float = 60.0) -> list[dict]:
+    """Time of the exact verdict against the sampling estimate on the same layer, m = 5n."""
+    rows = []
+    rng = np.random.default_rng(seed)
+    for n in dims:
+        m = 5 * n
+        W = rng.standard_normal((m, n))
+        W /= np.linalg.norm(W, axis=1, keepdims=True)
+        K = rf.Ball(n)
+        t0 = time.perf_counter()
+        est = rf.sampling_bias(W, K, n_samples=100_000, seed=0, progress=False)
+        t_samp = time.perf_counter() - t0
+        alpha = float(np.min(est.values[np.isfinite(est.values)])) - 0.05  # near the transition
+        t0 = time.perf_counter()
+        v = exact_verdict(rf.ReLULayer(W, alpha), K, time_limit=time_limit)
+        t_exact = time.perf_counter() - t0
+        rows.append({"n": n, "m": m, "exact": t_exact, "sampling": t_samp, "status": v.status})
+        print(f"n={n:>2} m={m:>3}: exact verdict {t_exact:7.2f} s ({v.status}, {v.method}), sampling estimate "
+              f"(1e5 samples) {t_samp:5.2f} s, ratio exact/sampling {t_exact / t_samp:7.1f}", flush=True)  # fmt: skip
+    return rows
+
+
 def main() -> list[Target]:
     per_n = 12 if full_mode() else 4
+    growth((4, 8, 12, 16, 24) if full_mode() else (4, 8, 12))
     rows = run(per_n)
     targets = []
     for label, sel, share, limit in (
