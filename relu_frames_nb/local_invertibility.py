@@ -20,10 +20,9 @@ from typing import Any
 import numpy as np
 
 from ._patterns import group_patterns
-from ._validation import as_bias, as_matrix, as_nonnegative, as_points
-from .errors import InputError
+from ._validation import as_matrix, as_nonnegative, as_points
 from .frames import DEFAULT_RANK_TOL
-from .layer import ReLULayer
+from .layer import as_weights
 
 __all__ = ["LocalInvertibility", "local_invertibility", "data_span"]
 
@@ -76,15 +75,6 @@ def data_span(X: Any, *, rank_tol: float = DEFAULT_RANK_TOL) -> np.ndarray:
     return Vt[:d].T
 
 
-def _weights(layer: Any) -> tuple[np.ndarray, np.ndarray]:
-    if isinstance(layer, ReLULayer):
-        return np.asarray(layer.frame.vectors), np.asarray(layer.alpha)
-    if isinstance(layer, tuple) and len(layer) == 2:
-        W = as_matrix(layer[0], "W")
-        return W, as_bias(layer[1], W.shape[0], "alpha")
-    raise InputError(f"layer must be a ReLULayer or a pair (W, alpha); got {type(layer).__name__}.")
-
-
 def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TOL) -> LocalInvertibility:
     r"""Per data point, whether the layer is invertible near it within the data's span.
 
@@ -109,7 +99,7 @@ def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TO
     >>> rf.local_invertibility(L, rf.Ball(2).sample(200, seed=0)).fraction
     1.0
     """
-    W, alpha = _weights(layer)
+    W, alpha = as_weights(layer)
     X, _ = as_points(X, W.shape[1], "X")
     B = data_span(X, rank_tol=rank_tol)
     d = B.shape[1]

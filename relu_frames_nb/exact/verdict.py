@@ -32,9 +32,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._validation import as_bias, as_choice, as_count, as_matrix, as_nonnegative, as_positive, as_rng
+from .._validation import as_choice, as_count, as_nonnegative, as_positive, as_rng
 from ..domains import Domain, Samples, as_domain
-from ..layer import ReLULayer, as_layer
+from ..layer import as_weights
 from ._hyperplanes import HyperplaneInfo, hyperplane_info
 from ._search import (
     PAIR_RTOL,
@@ -144,16 +144,6 @@ class ExactVerdict:
 # ---------------------------------------------------------------------------------
 
 
-def _parse_layer(layer: Any) -> tuple[np.ndarray, np.ndarray]:
-    if isinstance(layer, ReLULayer):
-        return np.array(layer.frame.vectors), np.array(layer.alpha)
-    if isinstance(layer, tuple) and len(layer) == 2:
-        W = as_matrix(layer[0], "weights")
-        return W, as_bias(layer[1], W.shape[0], "alpha")
-    as_layer(layer)  # raises the standard message
-    raise AssertionError  # pragma: no cover
-
-
 def exact_verdict(
     layer: Any,
     K: Any,
@@ -229,7 +219,7 @@ def exact_verdict(
     'not injective'
     """
     t0 = time.perf_counter()
-    W, alpha = _parse_layer(layer)
+    W, alpha = as_weights(layer)
     m, n = W.shape
     K = as_domain(K, n)
     time_limit = as_positive(time_limit, "time_limit")
