@@ -276,12 +276,17 @@ def _server_command(kind: str, port: int, token: str, root: Path, notebook: str 
 def running_server(kind: str, home: Path, log_dir: Path, notebook: str | None = None):
     """Start a server on a free port with a random token; stop it (and its kernels) afterwards."""
     # each server gets fresh copies: JupyterLab autosaves outputs, which another front-end must not see
-    root = home / f"root-{kind}{'-' + Path(notebook).stem if notebook else ''}"
+    base = f"root-{kind}{'-' + Path(notebook).stem if notebook else ''}"
+    root = home / base
+    k = 1
+    while root.exists():  # module-scoped servers of the same kind (one per test module) get their own copy
+        k += 1
+        root = home / f"{base}-{k}"
     shutil.copytree(home / "pristine", root)
     server = None
     for attempt in range(2):  # a free port can be taken between probe and bind: retry once
         port, token = _free_port(), secrets.token_hex(24)
-        log_path = log_dir / f"server-{kind}{'-' + Path(notebook).stem if notebook else ''}.log"
+        log_path = log_dir / f"server-{root.name.removeprefix('root-')}.log"
         with open(log_path, "w") as log:
             proc = subprocess.Popen(
                 _server_command(kind, port, token, root, notebook),
