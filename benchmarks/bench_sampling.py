@@ -94,7 +94,8 @@ def bench_matmul() -> list[Target]:
         t_chunk = min(t_chunk, timed(chunked_matmul)[0])
     est = sampling_bias(F, S)
     ref = reference_vectorised(F.vectors, X, 1e-12)
-    assert np.array_equal(est.values, ref), "chunked result differs from the one-shot computation"
+    # blocks of different sizes go through different BLAS kernels: last-bit differences only
+    np.testing.assert_allclose(est.values, ref, rtol=1e-14, atol=0, err_msg="chunked result differs from one-shot")
     kept = est.info["rows_kept"]
     ratio = t_ours / t_mm
     print(
