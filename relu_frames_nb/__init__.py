@@ -69,13 +69,11 @@ from .errors import (
     ReluFramesError,
     TooExpensiveError,
 )
-from .exact import ExactVerdict, exact_verdict
 from .frame_algorithm import FrameAlgorithmResult, relu_frame_algorithm
 from .frames import Frame
 from .layer import PReLULayer, ReLULayer
 from .left_inverse import LeftInverseBank
 from .local_invertibility import LocalInvertibility, local_invertibility
-from .network import Network, NetworkVerdict, check_network
 from .reconstruction import prelu_inverse, reconstruct, relu_dual, relu_synthesis
 from .rectifying import (
     Collision,
@@ -177,6 +175,30 @@ __all__ = [
     "DegenerateHullError",
     "NotInjectiveError",
 ]
+
+
+#: names imported on first use (the exact verdict and whole networks pull in more of SciPy)
+_LAZY = {
+    "exact_verdict": "exact",
+    "ExactVerdict": "exact",
+    "Network": "network",
+    "NetworkVerdict": "network",
+    "check_network": "network",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def load_ipython_extension(ipython):
