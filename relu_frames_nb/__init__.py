@@ -37,6 +37,7 @@ Private helpers live in private modules (``_validation``, ``_patterns``, ``_prog
 """
 
 from . import zoo
+from ._lazy import lazy_exports as _lazy_exports
 from .bias.correlated import max_constant_bias, most_correlated_basis
 from .bias.estimate import BiasEstimate
 from .bias.inscribing import InscribingPolytope, complete_omnidirectional, inscribing_polytope, is_omnidirectional
@@ -187,18 +188,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = _lazy_exports(__name__, __package__, {k: f".{v}" for k, v in _LAZY.items()})
 
 
 def load_ipython_extension(ipython):

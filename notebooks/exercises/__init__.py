@@ -26,7 +26,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Feedback", "report", "solution", "NOT_ANSWERED", "close"]
+__all__ = ["Feedback", "report", "solution", "NOT_ANSWERED", "close", "vec", "pair_problem"]
 
 #: the text a checker prints for an answer left as ``None``
 NOT_ANSWERED = "not yet answered"
@@ -82,6 +82,38 @@ def report(exercise: str, answer: Any, verify: Callable[[Any], tuple[bool, str]]
 def close(a: float, b: float, *, rtol: float = 1e-6, atol: float = 1e-9) -> bool:
     """``|a - b| <= atol + rtol |b|`` for numbers."""
     return abs(float(a) - float(b)) <= atol + rtol * abs(float(b))
+
+
+def vec(v: Any) -> str:
+    """A vector for feedback lines, 4 significant digits."""
+    import numpy as np
+
+    return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
+
+
+def pair_problem(ans: Any, L: Any, K: Any) -> tuple[str | None, tuple]:
+    """What is wrong with ``ans`` as a colliding pair of ``L`` in ``K`` (None if nothing), and ``(x, y, L(x))``.
+
+    Checks, in this order, with messages for a student: two points of the right dimension, both
+    in ``K``, distinct, with the same output.
+    """
+    import numpy as np
+
+    x, y = (np.asarray(v, dtype=float) for v in ans)
+    n = K.n
+    if x.shape != (n,) or y.shape != (n,):
+        return f"give two points of R^{n}; got shapes {x.shape} and {y.shape}", (x, y, None)
+    for name, v in (("x", x), ("y", y)):
+        if not K.contains(v, tol=1e-9):
+            return f"{name} = {vec(v)} is outside {K.describe()} (norm {np.linalg.norm(v):.6g})", (x, y, None)
+    if np.linalg.norm(x - y) <= 1e-9:
+        return "x and y are the same point; a collision needs two different inputs", (x, y, None)
+    Lx, Ly = L(x), L(y)
+    diff = float(np.max(np.abs(Lx - Ly)))
+    if diff > 1e-9 * max(1.0, float(np.max(np.abs(Lx)))):
+        return (f"these two points do not collide: the outputs {vec(Lx)} and {vec(Ly)} differ by up to {diff:.3g}",
+                (x, y, Lx))  # fmt: skip
+    return None, (x, y, Lx)
 
 
 def __getattr__(name: str) -> Any:  # ex.nb03 imports exercises/nb03.py on first use

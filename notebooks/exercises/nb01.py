@@ -12,12 +12,9 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import report
+from . import vec as _vec
 
 __all__ = ["frame_1_1", "COEFFICIENTS_1_1", "W_1_2", "B_1_2", "X_1_2", "layer_1_3", "check_1_1", "check_1_2", "check_1_3"]
-
-
-def _vec(v) -> str:
-    return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
 
 
 def _idx(ix) -> str:

@@ -16,13 +16,10 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import report
+from . import pair_problem, report
+from . import vec as _vec
 
 __all__ = ["layer_2_1", "layer_2_2", "layers_2_3", "check_2_1", "check_2_2", "check_2_3", "nonspanning_direction"]
-
-
-def _vec(v) -> str:
-    return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
 
 
 def _set(ix) -> str:
@@ -98,20 +95,9 @@ def check_2_1(answer):
     """``answer``: a pair ``(x, y)`` of distinct points of the closed unit ball with ``L(x) = L(y)``."""
 
     def verify(ans):
-        L = layer_2_1()
-        x, y = (np.asarray(v, dtype=float) for v in ans)
-        if x.shape != (2,) or y.shape != (2,):
-            return False, f"give two points of R^2; got shapes {x.shape} and {y.shape}"
-        for name, v in (("x", x), ("y", y)):
-            if not rf.Ball(2).contains(v, tol=1e-9):
-                return False, f"{name} = {_vec(v)} is outside the unit ball (norm {np.linalg.norm(v):.6g})"
-        if np.linalg.norm(x - y) <= 1e-9:
-            return False, "x and y are the same point; a collision needs two different inputs"
-        Lx, Ly = L(x), L(y)
-        diff = float(np.max(np.abs(Lx - Ly)))
-        if diff > 1e-9 * max(1.0, float(np.max(np.abs(Lx)))):
-            return False, (f"these two points do not collide: the outputs {_vec(Lx)} and {_vec(Ly)} differ by up to "
-                           f"{diff:.3g}")  # fmt: skip
+        problem, (x, y, Lx) = pair_problem(ans, layer_2_1(), rf.Ball(2))
+        if problem:
+            return False, problem
         return True, (f"x = {_vec(x)} and y = {_vec(y)} (|x - y| = {np.linalg.norm(x - y):.3g}) share the output "
                       f"{_vec(Lx)}: the layer is not injective on the ball")  # fmt: skip
 

@@ -12,12 +12,9 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import report
+from . import vec as _vec
 
 __all__ = ["frame_3_1", "ALPHA_3_1", "EPS_3_2", "frame_3_3", "EPS_3_3", "check_3_1", "check_3_2", "check_3_3"]
-
-
-def _vec(v) -> str:
-    return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
 
 
 def _set(ix) -> str:

@@ -16,13 +16,10 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import report
+from . import vec as _vec
 from .nb02 import _beside, _vertices, nonspanning_direction
 
 __all__ = ["layer_4_1", "frame_4_2", "ALPHA_4_2", "X_4_2", "check_4_1", "check_4_2", "check_4_3", "largest_ball"]
-
-
-def _vec(v) -> str:
-    return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
 
 
 def _set(ix) -> str:

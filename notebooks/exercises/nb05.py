@@ -14,13 +14,10 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import report
+from . import vec as _vec
 
 __all__ = ["frame_5_1", "frame_5_2", "X_5_2", "frame_5_3", "data_5_3", "check_5_1", "check_5_2", "check_5_3",
            "max_constant_bias_ball"]  # fmt: skip
-
-
-def _vec(v) -> str:
-    return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
 
 
 def _set(ix) -> str:

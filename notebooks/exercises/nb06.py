@@ -11,13 +11,10 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import report
+from . import pair_problem, report
+from . import vec as _vec
 
 __all__ = ["frame_6_1", "TOLERANCE_6_1", "frame_6_2", "layer_6_3", "check_6_1", "check_6_2", "check_6_3"]
-
-
-def _vec(v) -> str:
-    return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -108,19 +105,9 @@ def check_6_3(answer):
     """``answer``: two distinct points of the closed unit ball of R^5 with the same output under layer_6_3."""
 
     def verify(ans):
-        L = layer_6_3()
-        x, y = (np.asarray(v, dtype=float) for v in ans)
-        if x.shape != (5,) or y.shape != (5,):
-            return False, f"give two points of R^5; got shapes {x.shape} and {y.shape}"
-        for name, v in (("x", x), ("y", y)):
-            if not rf.Ball(5).contains(v, tol=1e-9):
-                return False, f"{name} = {_vec(v)} is outside the unit ball (norm {np.linalg.norm(v):.6g})"
-        if np.linalg.norm(x - y) <= 1e-9:
-            return False, "x and y are the same point; a collision needs two different inputs"
-        Lx, Ly = L(x), L(y)
-        diff = float(np.max(np.abs(Lx - Ly)))
-        if diff > 1e-9 * max(1.0, float(np.max(np.abs(Lx)))):
-            return False, f"these two points do not collide: their outputs differ by up to {diff:.3g}"
+        problem, (x, y, _) = pair_problem(ans, layer_6_3(), rf.Ball(5))
+        if problem:
+            return False, problem
         return True, (f"x and y (|x - y| = {np.linalg.norm(x - y):.2g}) share their output: the layer is not "
                       "injective on the ball, although random samples of the ball hardly ever show it")  # fmt: skip
 

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._lazy import lazy_exports
 from .._validation import as_bias, as_count, as_positive
 from ..domains import Domain
 from ..errors import DimensionMismatchError, InputError
@@ -612,13 +613,4 @@ _MOVED = {
 }
 
 
-def __getattr__(name: str) -> Any:  # lazy, so that the sibling modules may import this one
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(_MOVED[name], __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MOVED))
+__getattr__, __dir__ = lazy_exports(__name__, __package__, _MOVED)  # the sibling modules may import this one
