@@ -113,6 +113,10 @@ _OVERLAY_LABELS = {
 }
 
 
+#: seconds the explorer gives the exact verdict on each change (it reports "undetermined" past them)
+EXACT_SECONDS = 2.0
+
+
 class FrameExplorer2D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
     r"""Explore the injectivity of a ReLU layer on a 2-D domain.
 
@@ -363,7 +367,8 @@ class FrameExplorer2D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
             far = 25.0 * (1.0 + float(np.max(np.abs(self.alpha)))) * self.view.X[:: max(1, len(self.view.X) // 2000)]
             bnd = np.vstack([bnd, far])
         pbe = self._polytope()
-        self.verdict = decide(L, self.domain, points=np.vstack([pts, bnd]), polytope=pbe)
+        # a widget callback: the exact verdict gets a short budget (in 2-D it needs milliseconds)
+        self.verdict = decide(L, self.domain, points=np.vstack([pts, bnd]), polytope=pbe, time_limit=EXACT_SECONDS)
         self.verdict_text = self.verdict.text
         color = {"injective": palette.GOOD, "not injective": palette.BAD}.get(self.verdict.status, palette.INK)
         self.verdict_html.value = (f'<div style="border-left:4px solid {color};padding:2px 8px">'
