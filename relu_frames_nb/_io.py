@@ -15,7 +15,7 @@ import numpy as np
 from ._validation import to_float_array
 from .errors import InputError
 
-__all__ = ["read_array", "read_npz", "pick_array", "ARRAY_SUFFIXES"]
+__all__ = ["read_array", "read_npz", "pick_array", "existing_file", "ARRAY_SUFFIXES"]
 
 #: suffixes that :func:`read_array` understands
 ARRAY_SUFFIXES = (".npy", ".npz", ".csv", ".txt")
@@ -32,11 +32,21 @@ def _text_rows(path: Path, delimiter: str | None) -> np.ndarray:
     return arr
 
 
+def existing_file(path: str | Path, what: str) -> Path:
+    """``path`` when it names a readable regular file; else an error that says what it is instead."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{what} must be an existing file; got {str(path)!r} (no such file).")
+    if path.is_dir():
+        raise InputError(f"{what} must be a file; got {str(path)!r}, which is a directory.")
+    if not path.is_file():
+        raise InputError(f"{what} must be a regular file; got {str(path)!r} (a FIFO, socket or device).")
+    return path
+
+
 def read_npz(path: str | Path, what: str = "file") -> dict[str, np.ndarray]:
     """All arrays of an ``.npz`` file (``allow_pickle=False``)."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{what} must be an existing file; got {str(path)!r} (no such file).")
+    path = existing_file(path, what)
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: np.asarray(data[k]) for k in data.files}
@@ -67,8 +77,7 @@ def read_array(path: str | Path, what: str, *, keys: tuple[str, ...] = ()) -> np
     suffix = path.suffix.lower()
     if suffix not in ARRAY_SUFFIXES:
         raise InputError(f"{what} file must be .npy, .npz, .csv or .txt; got {str(path)!r}.")
-    if not path.is_file():
-        raise InputError(f"{what} file must exist; got {str(path)!r} (no such file).")
+    existing_file(path, f"{what} file")
     if suffix == ".npz":
         _, arr = pick_array(read_npz(path, f"{what} file"), keys, f"{what} file", path)
         return to_float_array(arr, what)

@@ -16,62 +16,50 @@ facet enumeration is needed and it works in high dimension).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import comb
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .._io import read_array, read_npz
+from .._lp import linprog_quiet, min_norm_point
+from .._pairs import pow2_scale
+from .._rational import in_simplex
 from .._validation import as_count, as_matrix, as_rng, to_float_array
 from ..errors import DimensionMismatchError, InputError
-from .base import Domain, _dim
+from .base import Coordinates, Domain, LinearDescription, dimension, robust_norms
+from .radial import numbers_in
 
 __all__ = ["LinearDescription", "Box", "Polytope", "Hull"]
 
+_U = 2.0**-53
+#: entries of one intermediate array (points x constraints) at most, to keep memory bounded
+_CHUNK_ENTRIES = 1 << 22
+
 
 def _g(x: float) -> str:
-    return f"{x:g}"
+    """Short, and read back exactly (``repr`` when ``:g`` would round)."""
+    short = f"{x:g}"
+    return short if float(short) == x else repr(float(x))
+
+
+def _chunks(N: int, width: int):
+    step = max(1, _CHUNK_ENTRIES // max(width, 1))
+    for s in range(0, N, step):
+        yield slice(s, min(N, s + step))
+
+
+def _file_arg(arg: str, kind: str, name: str) -> str:
+    if not arg:
+        raise InputError(f"{kind} needs a file: {kind}:FILE (.npy, .npz, .csv); got no file name.")
+    return arg
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
     a = np.array(a, dtype=float)
     a.setflags(write=False)
     return a
-
-
-@dataclass(frozen=True, eq=False)
-class LinearDescription:
-    r"""Linear constraints describing a polyhedral domain, over variables ``z = (x, w)``.
-
-    ``K = {x : exists w with A_ub z <= b_ub, A_eq z = b_eq, lower <= z <= upper}``.
-
-    Attributes
-    ----------
-    n : int
-        Number of ``x`` variables (the dimension of the domain).
-    n_extra : int
-        Number of extra variables ``w`` (0 for a box or polytope, ``N`` for a hull).
-    A_ub : ndarray, shape (k, n + n_extra)
-    b_ub : ndarray, shape (k,)
-    A_eq : ndarray, shape (e, n + n_extra)
-    b_eq : ndarray, shape (e,)
-    lower, upper : ndarray, shape (n + n_extra,)
-        Variable bounds (finite for ``x``: the bounding box).
-    """
-
-    n: int
-    n_extra: int
-    A_ub: np.ndarray
-    b_ub: np.ndarray
-    A_eq: np.ndarray
-    b_eq: np.ndarray
-    lower: np.ndarray
-    upper: np.ndarray
-
-    @property
-    def n_vars(self) -> int:
-        """``n + n_extra``."""
-        return self.n + self.n_extra
 
 
 class _Frozen:
@@ -101,7 +89,7 @@ def _range_text(v: np.ndarray) -> str:
 # ---------------------------------------------------------------------------------
 
 
-class Box(_Frozen, Domain):
+class Box(_Frozen, Domain, spec="box", args="LO,HI | FILE"):
     """The box ``prod_j [lo_j, hi_j]`` in R^n (e.g. the pixel range ``[0, 1]^64``).
 
     Parameters
@@ -136,7 +124,7 @@ class Box(_Frozen, Domain):
         if len(sizes) > 1:
             raise DimensionMismatchError(f"lo and hi must have the same length; got {lo_a.shape[0]} and {hi_a.shape[0]}.")
         if n is not None:
-            n = _dim(n)
+            n = dimension(n)
             if sizes and sizes != {n}:
                 raise DimensionMismatchError(f"lo and hi must have length n = {n}; got length {sizes.pop()}.")
         elif not sizes:
@@ -204,13 +192,33 @@ class Box(_Frozen, Domain):
 
     @property
     def radius(self) -> float:
-        """``max ||x||`` over the box (attained at a corner), exact."""
-        return float(np.linalg.norm(np.maximum(np.abs(self.lo), np.abs(self.hi))))
+        """``max ||x||`` over the box (attained at a corner), exact up to rounding."""
+        return float(robust_norms(np.maximum(np.abs(self.lo), np.abs(self.hi)))[0])
 
     @property
     def inner_radius(self) -> float:
-        """``min ||x||`` over the box (the norm of the clipped origin), exact."""
-        return float(np.linalg.norm(np.clip(0.0, self.lo, self.hi)))
+        """``min ||x||`` over the box (the norm of the clipped origin), exact up to rounding."""
+        return float(robust_norms(np.clip(0.0, self.lo, self.hi))[0])
+
+    @classmethod
+    def _parse(cls, arg, n, name):
+        try:
+            lo, hi = numbers_in(arg, (2,), "box:LO,HI (the same bounds for every coordinate) or box:FILE")
+        except InputError:
+            if not arg or "," in arg and not Path(arg).exists():
+                raise
+        else:
+            return cls(lo, hi, n=n)
+        X = read_array(_file_arg(arg, "box", name), f"{name} box", keys=("box",))
+        if X.ndim != 2 or X.shape[0] != 2:
+            raise InputError(f"{name} box file {arg!r} must hold two rows, lo and hi; got shape {X.shape}.")
+        if X.shape[1] != n:
+            raise InputError(f"{name} box file {arg!r} must have {n} columns (the layer's input dimension); got {X.shape[1]}.")
+        return cls(X[0], X[1])
+
+    def scaled(self, c):
+        c = self._check_scale(c)
+        return Box(self.lo * c, self.hi * c)
 
     def bounding_box(self) -> tuple[np.ndarray, np.ndarray]:
         """``(lo, hi)``: the box itself."""
@@ -218,14 +226,57 @@ class Box(_Frozen, Domain):
 
     def interior_point(self) -> np.ndarray:
         """The centre ``(lo + hi) / 2`` (interior when ``full_dimensional``)."""
-        return (self.lo + self.hi) / 2.0
+        return self.lo / 2.0 + self.hi / 2.0
 
     def linear_description(self) -> LinearDescription:
         """No inequality rows; the bounds ``lo <= x <= hi``."""
-        n = self.n
-        return LinearDescription(
-            n, 0, np.zeros((0, n)), np.zeros(0), np.zeros((0, n)), np.zeros(0), np.array(self.lo), np.array(self.hi)
-        )
+        return LinearDescription.box(self.lo, self.hi)
+
+    def outer_polytope(self) -> LinearDescription:
+        """The box itself."""
+        return self.linear_description()
+
+    def in_affine_coordinates(self):
+        """The free coordinates (``lo_j < hi_j``); the fixed ones stay at their value."""
+        if self.full_dimensional:
+            return Coordinates(np.zeros(self.n)), self
+        free = self.lo < self.hi
+        c = np.where(free, 0.0, self.lo)
+        if not free.any():
+            return Coordinates(c, index=np.zeros(0, dtype=np.intp)), None
+        return Coordinates(c, index=np.flatnonzero(free)), Box(self.lo[free], self.hi[free])
+
+    def support(self, W):
+        """Exact: ``sum_j min/max(w_j lo_j, w_j hi_j)``, without overflow."""
+        W = np.atleast_2d(np.asarray(W, dtype=float))
+        s = float(pow2_scale(np.r_[self.lo, self.hi]))
+        lo, hi = self.lo * s, self.hi * s
+        a, b = W * lo, W * hi
+        with np.errstate(over="ignore"):
+            low = np.minimum(a, b).sum(axis=1) / s
+            high = np.maximum(a, b).sum(axis=1) / s
+        return low, high
+
+    def margin(self, z):
+        z = np.asarray(z, dtype=float)
+        return float(np.min(np.minimum(z - self.lo, self.hi - z)))
+
+    def ray_interval(self, u):
+        u = np.asarray(u, dtype=float)
+        t0, t1 = 0.0, float("inf")
+        for j in range(self.n):
+            if u[j] > 0:
+                t0, t1 = max(t0, self.lo[j] / u[j]), min(t1, self.hi[j] / u[j])
+            elif u[j] < 0:
+                t0, t1 = max(t0, self.hi[j] / u[j]), min(t1, self.lo[j] / u[j])
+            elif not self.lo[j] <= 0.0 <= self.hi[j]:
+                return None
+        return (t0, t1) if t1 >= t0 and t1 > 0 else None
+
+    def cone_signs(self):
+        if np.any(self.lo > 0) or np.any(self.hi < 0):
+            return None  # 0 not in the box: no degenerate origin
+        return [(1, -1) if lo < 0 < hi else ((1,) if lo == 0 else (-1,)) for lo, hi in zip(self.lo, self.hi)]
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         """``N`` i.i.d. uniform points of the box, shape ``(N, n)``."""
@@ -233,8 +284,11 @@ class Box(_Frozen, Domain):
         return self.lo + (self.hi - self.lo) * as_rng(seed).random((N, self.n))
 
     def _contains(self, X, tol):
-        slack = tol * max(1.0, float(np.max(np.abs(np.r_[self.lo, self.hi]))))
+        slack = tol * float(np.max(np.abs(np.r_[self.lo, self.hi])))
         return np.all((X >= self.lo - slack) & (X <= self.hi + slack), axis=1)
+
+    def _contains_certified(self, X):
+        return np.all((X >= self.lo) & (X <= self.hi), axis=1)
 
 
 # ---------------------------------------------------------------------------------
@@ -245,7 +299,7 @@ class Box(_Frozen, Domain):
 _MAX_VERTEX_WORK = 20_000
 
 
-class Polytope(_Frozen, Domain):
+class Polytope(_Frozen, Domain, spec="polytope", args="FILE.npz"):
     r"""The bounded polytope ``{x : A x <= b}`` in R^n.
 
     Parameters
@@ -260,7 +314,8 @@ class Polytope(_Frozen, Domain):
     The constructor solves ``2 n`` LPs (min and max of each coordinate): they prove the set
     bounded and non-empty and give :meth:`bounding_box`; one more LP gives the Chebyshev
     centre (:meth:`interior_point`) and the inradius :attr:`chebyshev_radius`
-    (``full_dimensional`` is True when it is positive).
+    (``full_dimensional`` is True when it is positive). The LPs see a rescaled copy (every
+    row and the offsets multiplied by powers of two), so bounds such as ``1e300`` are fine.
 
     ``radius`` is exact (the largest vertex norm, vertices from
     :class:`scipy.spatial.HalfspaceIntersection`) when the polytope is full-dimensional
@@ -278,7 +333,8 @@ class Polytope(_Frozen, Domain):
     (True, False)
     """
 
-    __slots__ = ("n", "A", "b", "_lo", "_hi", "_center", "chebyshev_radius", "_radius", "radius_exact", "_inner")
+    __slots__ = ("n", "A", "b", "_lo", "_hi", "_center", "chebyshev_radius", "_radius", "radius_exact", "_inner",
+                 "_An", "_bn", "_s")  # fmt: skip
     polyhedral = True
     open_or_convex = True
 
@@ -288,20 +344,33 @@ class Polytope(_Frozen, Domain):
         k, n = A_a.shape
         if b_a.ndim != 1 or b_a.shape[0] != k:
             raise DimensionMismatchError(f"b must be a vector of length {k} (one per row of A); got shape {b_a.shape}.")
-        norms = np.linalg.norm(A_a, axis=1)
-        zero = np.flatnonzero(norms == 0)
+        zero = np.flatnonzero(~np.any(A_a != 0, axis=1))
         if zero.size:
             raise InputError(f"A must have non-zero rows; got zero row(s) at index {zero[:10].tolist()}. Remove them.")
         _set(self, n=int(n), A=_readonly(A_a), b=_readonly(b_a))
+        # the LPs' copy: rows scaled by powers of two, offsets by one more (x'' = s x)
+        r = pow2_scale(A_a, axis=1)
+        bn = b_a * r
+        s = float(pow2_scale(bn))
+        _set(self, _An=_readonly(A_a * r[:, None]), _bn=_readonly(bn * s), _s=s)
         lo, hi = self._bounds_by_lp()
         _set(self, _lo=_readonly(lo), _hi=_readonly(hi))
         center, rad = self._chebyshev()
         _set(self, _center=_readonly(center), chebyshev_radius=float(rad))
         _set(self, _radius=None, radius_exact=False, _inner=None)
 
-    def _bounds_by_lp(self) -> tuple[np.ndarray, np.ndarray]:
-        from ..exact._ldp import linprog_quiet
+    @classmethod
+    def _parse(cls, arg, n, name):
+        arrays = read_npz(_file_arg(arg, "polytope", name), f"{name} polytope file")
+        missing = [k for k in ("A", "b") if k not in arrays]
+        if missing:
+            raise InputError(f"{name} polytope file {arg!r} must hold arrays 'A' and 'b'; got keys {sorted(arrays)}.")
+        dom = cls(arrays["A"], arrays["b"])
+        if dom.n != n:
+            raise InputError(f"{name} polytope file {arg!r} must have {n} columns (the layer's input dimension); got {dom.n}.")
+        return dom
 
+    def _bounds_by_lp(self) -> tuple[np.ndarray, np.ndarray]:
         n = self.n
         lo, hi = np.empty(n), np.empty(n)
         free = [(None, None)] * n
@@ -309,7 +378,7 @@ class Polytope(_Frozen, Domain):
             for sign, out in ((1.0, lo), (-1.0, hi)):
                 c = np.zeros(n)
                 c[j] = sign
-                res = linprog_quiet(c, A_ub=self.A, b_ub=self.b, bounds=free)
+                res = linprog_quiet(c, A_ub=self._An, b_ub=self._bn, bounds=free)
                 if res.status == 2:
                     raise InputError("A x <= b must describe a non-empty set; got an infeasible system (no point satisfies it).")
                 if res.status == 3:
@@ -319,25 +388,24 @@ class Polytope(_Frozen, Domain):
                     )
                 if res.status != 0:
                     raise InputError(f"A x <= b could not be checked (LP status {res.status}: {res.message}).")
-                out[j] = sign * res.fun
+                out[j] = sign * res.fun / self._s
         return lo, hi
 
     def _chebyshev(self) -> tuple[np.ndarray, float]:
-        from ..exact._ldp import linprog_quiet
-
         n = self.n
-        norms = np.linalg.norm(self.A, axis=1)
+        norms = np.linalg.norm(self._An, axis=1)
         c = np.zeros(n + 1)
         c[-1] = -1.0
-        A_ub = np.hstack([self.A, norms[:, None]])
-        width = float(np.max(self._hi - self._lo))
-        bounds = [(float(a), float(b)) for a, b in zip(self._lo, self._hi)] + [(0.0, width + 1.0)]
-        res = linprog_quiet(c, A_ub=A_ub, b_ub=self.b, bounds=bounds)
+        A_ub = np.hstack([self._An, norms[:, None]])
+        lo, hi = self._lo * self._s, self._hi * self._s
+        width = float(np.max(hi - lo))
+        bounds = [(float(a), float(b)) for a, b in zip(lo, hi)] + [(0.0, width + 1.0)]
+        res = linprog_quiet(c, A_ub=A_ub, b_ub=self._bn, bounds=bounds)
         if res.status != 0:  # pragma: no cover - the bounds LPs already found a point
-            return (self._lo + self._hi) / 2.0, 0.0
+            return self._lo / 2 + self._hi / 2, 0.0
         t = float(res.x[-1])
-        scale = max(1.0, float(np.max(np.abs(np.r_[self._lo, self._hi]))))
-        return np.array(res.x[:n]), (t if t > 1e-9 * scale else 0.0)
+        scale = float(np.max(np.abs(np.r_[lo, hi])))
+        return np.array(res.x[:n]) / self._s, (t / self._s if t > 1e-9 * scale else 0.0)
 
     # -- identity
     def __repr__(self) -> str:
@@ -373,7 +441,7 @@ class Polytope(_Frozen, Domain):
         return self._radius
 
     def _compute_radius(self) -> tuple[float, bool]:
-        corner = float(np.linalg.norm(np.maximum(np.abs(self._lo), np.abs(self._hi))))
+        corner = float(robust_norms(np.maximum(np.abs(self._lo), np.abs(self._hi)))[0])
         k = self.A.shape[0]
         if not self.full_dimensional or self.n < 2 or comb(k, self.n) > _MAX_VERTEX_WORK:
             if self.n == 1:
@@ -382,8 +450,8 @@ class Polytope(_Frozen, Domain):
         try:
             from scipy.spatial import HalfspaceIntersection
 
-            hs = HalfspaceIntersection(np.hstack([self.A, -self.b[:, None]]), self._center)
-            return float(np.max(np.linalg.norm(hs.intersections, axis=1))), True
+            hs = HalfspaceIntersection(np.hstack([self._An, -self._bn[:, None]]), self._center * self._s)
+            return float(np.max(robust_norms(hs.intersections))) / self._s, True
         except Exception:  # qhull precision trouble: fall back to the valid bound
             return corner, False
 
@@ -391,15 +459,17 @@ class Polytope(_Frozen, Domain):
     def inner_radius(self) -> float:
         """``min ||x||`` over K (least distance programming, exact up to rounding)."""
         if self._inner is None:
-            from ..exact._ldp import min_norm_point
-
-            p = min_norm_point(self.A, self.b)
-            _set(self, _inner=0.0 if p is None else float(np.linalg.norm(p)))
+            p = min_norm_point(self._An, self._bn)
+            _set(self, _inner=0.0 if p is None else float(np.linalg.norm(p)) / self._s)
         return self._inner
 
     @property
     def nonnegative(self) -> bool:  # type: ignore[override]
         return bool(np.all(self._lo >= 0))
+
+    def scaled(self, c):
+        c = self._check_scale(c)
+        return Polytope(self.A, self.b * c)
 
     def bounding_box(self) -> tuple[np.ndarray, np.ndarray]:
         """The tightest axis-parallel box containing K (from ``2 n`` LPs)."""
@@ -415,6 +485,52 @@ class Polytope(_Frozen, Domain):
         return LinearDescription(
             n, 0, np.array(self.A), np.array(self.b), np.zeros((0, n)), np.zeros(0), np.array(self._lo), np.array(self._hi)
         )
+
+    def outer_polytope(self) -> LinearDescription:
+        """The polytope itself."""
+        return self.linear_description()
+
+    def support(self, W):
+        """One LP per row and sign (HiGHS), moved outward by the solver's tolerance; the bounding box as a fallback."""
+        W = np.atleast_2d(np.asarray(W, dtype=float))
+        lo, hi = Box(self._lo, self._hi).support(W)
+        free = [(None, None)] * self.n
+        for i, w in enumerate(W):
+            nw = float(robust_norms(w[None, :])[0])
+            if nw == 0:
+                continue
+            for sign in (1.0, -1.0):
+                res = linprog_quiet(sign * w / nw, A_ub=self._An, b_ub=self._bn, bounds=free)
+                if res.status != 0:
+                    continue
+                val = sign * res.fun * nw / self._s
+                pad = 1e-7 * nw * self.radius
+                if sign > 0:
+                    lo[i] = max(lo[i], val - pad)
+                else:
+                    hi[i] = min(hi[i], val + pad)
+        return lo, hi
+
+    def margin(self, z):
+        z = np.asarray(z, dtype=float)
+        return float(np.min((self._bn / self._s - self._An @ z) / np.linalg.norm(self._An, axis=1)))
+
+    def ray_interval(self, u):
+        u = np.asarray(u, dtype=float)
+        Au = self._An @ u
+        b = self._bn / self._s
+        t0, t1 = 0.0, float("inf")
+        pos, neg = Au > 0, Au < 0
+        if np.any((Au == 0) & (b < 0)):
+            return None
+        if pos.any():
+            t1 = float(np.min(b[pos] / Au[pos]))
+        if neg.any():
+            t0 = max(t0, float(np.max(b[neg] / Au[neg])))
+        return (t0, t1) if t1 >= t0 and t1 > 0 else None
+
+    def cone_signs(self):
+        return [(1, -1)] * self.n if np.all(self.b > 0) else None
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         """``N`` seeded points of K (rejection when efficient, else hit-and-run; see Notes)."""
@@ -442,11 +558,12 @@ class Polytope(_Frozen, Domain):
         out = np.empty((N, self.n))
         steps = 20 * self.n
         k = 0
+        A, b = self._An, self._bn / self._s
         while k < N:
             d = rng.standard_normal(self.n)
             d /= np.linalg.norm(d)
-            Ad = self.A @ d
-            slack = self.b - self.A @ x
+            Ad = A @ d
+            slack = b - A @ x
             with np.errstate(divide="ignore", invalid="ignore"):
                 t = slack / Ad
             t_hi = np.min(t[Ad > 0]) if np.any(Ad > 0) else 0.0
@@ -460,9 +577,27 @@ class Polytope(_Frozen, Domain):
         return out
 
     def _contains(self, X, tol):
-        norms = np.linalg.norm(self.A, axis=1)
-        scale = max(1.0, float(np.max(np.abs(np.r_[self._lo, self._hi]))))
-        return np.all(X @ self.A.T - self.b <= tol * scale * norms, axis=1)
+        """``A x - b <= tol * size * |a_i|`` (size: the largest bound of the bounding box), in chunks."""
+        norms = np.linalg.norm(self._An, axis=1)
+        size = float(np.max(np.abs(np.r_[self._lo, self._hi])))
+        b = self._bn / self._s
+        out = np.empty(X.shape[0], dtype=bool)
+        for sl in _chunks(X.shape[0], self.A.shape[0]):
+            out[sl] = np.all(X[sl] @ self._An.T - b <= tol * size * norms, axis=1)
+        return out
+
+    def _contains_certified(self, X):
+        """``A x <= b`` proved: the computed slack exceeds the rounding bound of the dot products."""
+        n = self.n
+        absA = np.abs(self._An)
+        b = self._bn
+        out = np.empty(X.shape[0], dtype=bool)
+        for sl in _chunks(X.shape[0], self.A.shape[0]):
+            Xs = X[sl] * self._s  # exact
+            val = Xs @ self._An.T - b
+            err = 1.01 * (n + 2) * _U * (np.abs(Xs) @ absA.T + np.abs(b))
+            out[sl] = np.all(val + err <= 0, axis=1)
+        return out
 
 
 # ---------------------------------------------------------------------------------
@@ -473,7 +608,7 @@ class Polytope(_Frozen, Domain):
 _HULL_FACETS_MAX_DIM = 6
 
 
-class Hull(_Frozen, Domain):
+class Hull(_Frozen, Domain, spec="hull", args="FILE"):
     r"""The convex hull ``conv(X)`` of the rows of ``X`` (a data set's convex hull).
 
     Parameters
@@ -511,15 +646,25 @@ class Hull(_Frozen, Domain):
         if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
             raise InputError(f"X must be a non-empty 2-D array of points (rows); got shape {arr.shape}.")
         pts = _readonly(arr)
-        c = pts - pts.mean(axis=0)
         if pts.shape[0] > 1:
+            p = float(pow2_scale(pts))
+            c = (pts - pts.mean(axis=0)) * p
             s = np.linalg.svd(c, compute_uv=False)
-            scale = max(float(np.max(np.abs(pts))), 1e-300)
+            scale = max(float(np.max(np.abs(pts))) * p, 1e-300)
             d = int(np.sum(s > 1e-10 * max(s[0], scale)))
         else:
             d = 0
         _set(self, n=int(pts.shape[1]), points=pts, source=None if source is None else str(source))
         _set(self, affine_dimension=d, _facets=None, _inner=None)
+
+    @classmethod
+    def _parse(cls, arg, n, name):
+        X = read_array(_file_arg(arg, "hull", name), f"{name} hull", keys=("X", "samples", "points", "data"))
+        if X.ndim != 2:
+            raise InputError(f"{name} hull file {arg!r} must hold points as rows (a 2-D array); got shape {X.shape}.")
+        if X.shape[1] != n:
+            raise InputError(f"{name} hull file {arg!r} must have {n} columns (the layer's input dimension); got {X.shape[1]}.")
+        return cls(X, source=arg)
 
     # -- identity
     def __repr__(self) -> str:
@@ -553,8 +698,8 @@ class Hull(_Frozen, Domain):
 
     @property
     def radius(self) -> float:
-        """The largest row norm (exact: a convex function peaks at a vertex)."""
-        return float(np.max(np.linalg.norm(self.points, axis=1)))
+        """The largest row norm (exact up to rounding: a convex function peaks at a vertex)."""
+        return float(np.max(robust_norms(self.points)))
 
     @property
     def inner_radius(self) -> float:
@@ -566,9 +711,10 @@ class Hull(_Frozen, Domain):
     def _distance_lower_bound(self) -> float:
         from scipy.optimize import nnls
 
-        X = self.points
+        p = float(pow2_scale(self.points))
+        X = self.points * p
         N = X.shape[0]
-        w = 1e3 * max(1.0, self.radius)
+        w = 1e3 * max(1.0, float(np.max(np.linalg.norm(X, axis=1))))
         E = np.vstack([X.T, np.full((1, N), w)])
         f = np.zeros(self.n + 1)
         f[-1] = w
@@ -578,11 +724,15 @@ class Hull(_Frozen, Domain):
             return 0.0
         if lam.sum() <= 0:
             return 0.0
-        p = X.T @ (lam / lam.sum())
-        norm = float(np.linalg.norm(p))
-        if norm <= 1e-12 * max(1.0, self.radius):
+        q = X.T @ (lam / lam.sum())
+        norm = float(np.linalg.norm(q))
+        if norm <= 1e-12 * float(np.max(np.linalg.norm(X, axis=1))):
             return 0.0
-        return max(0.0, float(np.min(X @ (p / norm))))
+        return max(0.0, float(np.min(X @ (q / norm)))) / p
+
+    def scaled(self, c):
+        c = self._check_scale(c)
+        return Hull(self.points * c)
 
     def bounding_box(self) -> tuple[np.ndarray, np.ndarray]:
         """Coordinate-wise min and max of the points."""
@@ -607,13 +757,80 @@ class Hull(_Frozen, Domain):
             n, N, np.zeros((0, n + N)), np.zeros(0), A_eq, b_eq, np.r_[lo, np.zeros(N)], np.r_[hi, np.ones(N)]
         )
 
+    def outer_polytope(self) -> LinearDescription:
+        """The hull itself, lifted (see :meth:`linear_description`)."""
+        return self.linear_description()
+
+    def in_affine_coordinates(self):
+        """The data's affine hull: ``x = c + U z`` with the centroid ``c`` and an orthonormal basis ``U``."""
+        if self.full_dimensional:
+            return Coordinates(np.zeros(self.n)), self
+        c = self.interior_point()
+        d = self.affine_dimension
+        if d == 0:
+            return Coordinates(c, basis=np.zeros((self.n, 0))), None
+        _, _, vt = np.linalg.svd(self.points - c, full_matrices=False)
+        U = vt[:d].T
+        return Coordinates(c, basis=U), Hull((self.points - c) @ U)
+
+    def support(self, W):
+        """Exact: the extremes of ``<w_i, x>`` are attained at the points (in chunks of points)."""
+        W = np.atleast_2d(np.asarray(W, dtype=float))
+        lo = np.full(W.shape[0], np.inf)
+        hi = np.full(W.shape[0], -np.inf)
+        for sl in _chunks(self.points.shape[0], W.shape[0]):
+            G = self.points[sl] @ W.T
+            lo = np.minimum(lo, G.min(axis=0))
+            hi = np.maximum(hi, G.max(axis=0))
+        return lo, hi
+
+    def margin(self, z):
+        eq = self._facet_equations()
+        if eq is None:
+            return None
+        return float(np.min(-(eq[:, :-1] @ np.asarray(z, dtype=float) + eq[:, -1])))
+
+    def ray_interval(self, u):
+        """Two LPs: the smallest and largest ``t`` with ``t u = X^T lambda`` in the simplex."""
+        u = np.asarray(u, dtype=float)
+        X = self.points
+        N, n = X.shape
+        A_eq = np.zeros((n + 1, N + 1))
+        A_eq[:n, :N] = X.T
+        A_eq[:n, N] = -u
+        A_eq[n, :N] = 1.0
+        b_eq = np.r_[np.zeros(n), 1.0]
+        bounds = [(0, None)] * N + [(0, None)]
+        ts = []
+        for sign in (1.0, -1.0):
+            c = np.zeros(N + 1)
+            c[N] = sign
+            res = linprog_quiet(c, A_eq=A_eq, b_eq=b_eq, bounds=bounds)
+            if res.status != 0:
+                return None
+            ts.append(float(res.x[N]))
+        return (ts[0], ts[1]) if ts[1] > 0 else None
+
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
-        """``N`` random convex combinations of ``n + 1`` random points (seeded, not uniform)."""
+        """``N`` random convex combinations of ``n + 1`` random points (seeded, not uniform).
+
+        The ``n + 1`` points of each combination are distinct; their choice is done in chunks of
+        bounded memory (one random key per point, the smallest ``n + 1`` keys win).
+        """
         N = as_count(N, "N", minimum=0)
         rng = as_rng(seed)
         X = self.points
-        k = min(X.shape[0], self.n + 1)
-        idx = np.argsort(rng.random((N, X.shape[0])), axis=1)[:, :k] if k < X.shape[0] else np.tile(np.arange(k), (N, 1))
+        M = X.shape[0]
+        k = min(M, self.n + 1)
+        if k < M:
+            idx = np.empty((N, k), dtype=np.intp)
+            for sl in _chunks(N, M):
+                keys = rng.random((sl.stop - sl.start, M))
+                part = np.argpartition(keys, k - 1, axis=1)[:, :k] if k < M else np.arange(M)
+                order = np.argsort(np.take_along_axis(keys, part, axis=1), axis=1)
+                idx[sl] = np.take_along_axis(part, order, axis=1)
+        else:
+            idx = np.tile(np.arange(k), (N, 1))
         w = rng.dirichlet(np.ones(k), size=N)
         return np.einsum("ik,ikj->ij", w, X[idx])
 
@@ -632,8 +849,7 @@ class Hull(_Frozen, Domain):
 
     def _contains(self, X, tol):
         lo, hi = self.bounding_box()
-        scale = max(1.0, self.radius)
-        slack = tol * scale
+        slack = tol * self.radius
         out = np.all((X >= lo - slack) & (X <= hi + slack), axis=1)
         if self.n == 1:
             return out
@@ -646,8 +862,6 @@ class Hull(_Frozen, Domain):
 
     def _lp_distance(self, y: np.ndarray) -> float:
         """``min ||X^T lambda - y||_1`` over the simplex (one LP)."""
-        from ..exact._ldp import linprog_quiet
-
         X = self.points
         N, n = X.shape
         # variables (lambda (N), s (n)): min sum s, -s <= X^T lambda - y <= s
@@ -657,3 +871,59 @@ class Hull(_Frozen, Domain):
         A_eq = np.r_[np.ones(N), np.zeros(n)][None, :]
         res = linprog_quiet(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=[(0, None)] * (N + n))
         return float(res.fun) if res.status == 0 else float("inf")
+
+    def _contains_certified(self, X):
+        """Exact: barycentric coordinates in a simplex of data points, solved in rational arithmetic.
+
+        An LP finds convex weights; ``d + 1`` affinely independent points carrying them form a
+        simplex, and the point's barycentric coordinates with respect to it are computed without
+        rounding (:mod:`relu_frames_nb._rational`). All ``>= 0`` proves membership. A hull of lower
+        affine dimension is handled in its own coordinates (the projection onto its affine hull is
+        rounded once: the one step that is not exact), and dimensions above ``_CERTIFY_MAX_DIM`` are
+        not certified (False).
+        """
+        out = np.zeros(X.shape[0], dtype=bool)
+        if not self.full_dimensional:
+            coords, Kr = self.in_affine_coordinates()
+            if Kr is None:
+                return np.all(X == self.points[0], axis=1)
+            Z = (X - coords.c) @ coords.basis
+            back = coords.point(Z)
+            near = robust_norms(back - X) <= 64 * (self.n + 2) * _U * np.maximum(robust_norms(X), self.radius)
+            return near & Kr._contains_certified(Z)
+        if self.n > _CERTIFY_MAX_DIM:
+            return out
+        lo, hi = self.bounding_box()
+        inside = np.all((X >= lo) & (X <= hi), axis=1)
+        for i in np.flatnonzero(inside):
+            out[i] = self._certify_one(X[i])
+        return out
+
+    def _certify_one(self, y: np.ndarray) -> bool:
+        if self.n == 1:
+            return bool(self.points.min() <= y[0] <= self.points.max())
+        X = self.points
+        N, n = X.shape
+        A_eq = np.vstack([X.T, np.ones((1, N))])
+        res = linprog_quiet(np.zeros(N), A_eq=A_eq, b_eq=np.r_[y, 1.0], bounds=[(0, None)] * N)
+        if res.status != 0:
+            return False
+        lam = np.asarray(res.x)
+        order = np.argsort(-lam)
+        chosen: list[int] = []
+        for j in order:  # the heaviest points first, kept while affinely independent
+            if len(chosen) == n + 1:
+                break
+            trial = chosen + [int(j)]
+            if len(trial) > 1:
+                D = X[trial[1:]] - X[trial[0]]
+                if np.linalg.matrix_rank(D) < len(trial) - 1:
+                    continue
+            chosen = trial
+        if len(chosen) < n + 1:
+            return False
+        return in_simplex(X[chosen], y)
+
+
+#: hulls in dimension above this are not certified (exact arithmetic grows as d^3 big-integer steps)
+_CERTIFY_MAX_DIM = 120
