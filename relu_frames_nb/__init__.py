@@ -20,10 +20,11 @@ reconstruction   ReLU-synthesis, ReLU-duals, :func:`reconstruct`, PReLU inverse
 left_inverse     :class:`LeftInverseBank` (precomputed left inverses)
 frame_algorithm  the iterative ReLU frame algorithm
 stability        local and global Lipschitz bounds, image radius
-verdict          :func:`decide` and :class:`Status`: one verdict for the CLI, the
-                 extension and the explorers
-exact/           exact verdicts by mixed-integer programming (certificate or verified pair)
-network/         :class:`Network`: whole networks checked layer by layer
+check            :func:`check`: the front door, "is this layer or network injective on K?"
+                 (and the deprecated aliases decide, exact_verdict, check_network)
+verdict          :class:`Verdict`, :class:`Certificate`, :class:`Status`: its one result
+exact/           the exact stage: mixed-integer programming (certificate or verified pair)
+network/         :class:`Network` (PyTorch-convention loaders), checked layer by layer
 experiments/     the paper's experiments (Figures "propinj", "isinj", "conv")
 reference        literal transcriptions of Appendices A and C, for comparison
 sizes            :func:`full_size`: fast (CI) or paper-scale sizes for the notebooks
@@ -32,8 +33,11 @@ reproduce        ``python -m relu_frames_nb reproduce``: regenerate the experime
 extension        ``%load_ext relu_frames_nb``: rich reprs and magics (needs IPython)
 viz/             matplotlib 2-D views, pythreejs 3-D viewers, the explorers (optional)
 
-Private helpers live in private modules (``_validation``, ``_patterns``, ``_progress``,
-``_io``, ``_format``, ``_deprecation``, ``_kernels``). The core imports numpy and scipy only.
+Private helpers live in private modules below the public ones (``_validation``,
+``_patterns``, ``_progress``, ``_budget``, ``_normal``, ``_pairs``, ``_rational``, ``_lp``,
+``_layer_check``, ``_children``, ``_io``, ``_format``, ``_deprecation``, ``_kernels``).
+Imports point down: base -> core -> verdicts -> front ends -> viz (an import-linter
+contract in the test command keeps it so). The core imports numpy and scipy only.
 """
 
 from . import zoo
@@ -96,7 +100,7 @@ from .stability import (
     local_stability,
     measured_lipschitz,
 )
-from .verdict import Status, Verdict, decide
+from .verdict import Certificate, Status, Verdict
 from .zero_bias import TukeyDepth, tukey_depth_origin, zero_bias_injective
 
 __version__ = "0.1.0"
@@ -159,13 +163,13 @@ __all__ = [
     "GlobalBounds",
     "image_radius",
     "measured_lipschitz",
+    "check",
     "Status",
     "Verdict",
+    "Certificate",
+    "Network",
     "decide",
     "exact_verdict",
-    "ExactVerdict",
-    "Network",
-    "NetworkVerdict",
     "check_network",
     "ReluFramesError",
     "InputError",
@@ -178,13 +182,13 @@ __all__ = [
 ]
 
 
-#: names imported on first use (the exact verdict and whole networks pull in more of SciPy)
+#: names imported on first use (the check, the exact stage and whole networks pull in more of SciPy)
 _LAZY = {
-    "exact_verdict": "exact",
-    "ExactVerdict": "exact",
+    "check": "check",
+    "decide": "check",
+    "exact_verdict": "check",
+    "check_network": "check",
     "Network": "network",
-    "NetworkVerdict": "network",
-    "check_network": "network",
 }
 
 

@@ -10,12 +10,16 @@ of the intersections of the half-spaces :math:`\Omega_i^\alpha`, ``i in J``.
 from __future__ import annotations
 
 import itertools
+import math
+import time
+import warnings
 from dataclasses import dataclass
 from math import comb
 from typing import Any
 
 import numpy as np
 
+from ._pairs import PAIR_RTOL, collides
 from ._patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
 from ._progress import Progress
 from ._validation import as_count, as_nonnegative, as_points
@@ -256,8 +260,6 @@ def check_rectifying(
     is only evidence on the points checked. ``max_memory`` bounds the working arrays
     (see :func:`is_rectifying`).
     """
-    import time
-
     layer = as_layer(layer)
     K = as_domain(K, layer.n)
     n_samples = as_count(n_samples, "n_samples")
@@ -341,19 +343,11 @@ def _null_space(rows: np.ndarray, n: int) -> np.ndarray:
     return vt[rank:].T
 
 
-#: a returned pair is at least this far apart, relative to max(1, |x|)
-MIN_SEPARATION = 1e-4
-#: membership tolerance for the points of a returned pair
-MEMBERSHIP_TOL = 1e-12
-
-
-def _verify(layer, K, x, y, tol) -> bool:
-    if np.linalg.norm(x - y) < MIN_SEPARATION * max(1.0, np.linalg.norm(x)):
-        return False
-    if not (K.contains(x, tol=MEMBERSHIP_TOL) and K.contains(y, tol=MEMBERSHIP_TOL)):
-        return False
-    diff = np.max(np.abs(layer(x) - layer(y)))
-    return bool(diff <= tol * max(1.0, np.max(np.abs(layer(x)))))
+def _verify(layer, K, x, y) -> bool:
+    """The package's one pair check, and certain membership of both points."""
+    return collides(layer.frame.vectors, layer.alpha, x, y) and bool(K.contains_certified(x)) and bool(
+        K.contains_certified(y)
+    )
 
 
 def _candidates(layer: ReLULayer, x0: np.ndarray):
@@ -401,7 +395,8 @@ def find_collision(
     seed: Any = 0,
     points: Any = None,
     max_tries: int = 200,
-    tol: float = 1e-9,
+    tol: Any = None,
+    time_limit: float | None = None,
 ) -> Collision:
     r"""Look for two distinct points of ``K`` with the same output.
 
@@ -412,8 +407,12 @@ def find_collision(
     "Injectivity of ReLU layers II"). On curved domains (sphere, shell boundary) the
     pair is built by a rotation or reflection that stays in ``K``. For a finite data set
     (:class:`Samples`) the search is exact: points with identical outputs are compared
-    directly. Every returned pair is verified (membership in ``K`` and equal outputs up
-    to ``tol``) before it is returned.
+    directly. Every returned pair passes the package's one pair check
+    (:func:`relu_frames_nb._pairs.collides`: equal outputs relative to the pair's separation)
+    and both points are certainly in ``K`` (:meth:`~relu_frames_nb.domains.Domain.contains_certified`).
+    ``tol`` is deprecated and ignored (there is one pair check). With ``time_limit`` (seconds)
+    the search over failing points stops when the time is up (a pair found is still a proof;
+    none found says nothing).
 
     Returns
     -------
@@ -431,11 +430,14 @@ def find_collision(
     """
     layer = as_layer(layer)
     K = as_domain(K, layer.n)
-    tol = as_nonnegative(tol, "tol")
+    if tol is not None:
+        warnings.warn("find_collision(tol=...) is deprecated and ignored: every pair passes the one pair check "
+                      "(relu_frames_nb._pairs.collides).", DeprecationWarning, stacklevel=2)  # fmt: skip
     n_samples = as_count(n_samples, "n_samples")
+    deadline = math.inf if time_limit is None else time.perf_counter() + as_nonnegative(time_limit, "time_limit")
     X = _probe_points(layer, K, n_samples, seed) if points is None else as_points(points, layer.n, "points")[0]
     if K.finite or points is not None:
-        pair = _equal_output_pair(layer, X, K, tol)
+        pair = _equal_output_pair(layer, X, K)
         if pair is not None:
             return Collision(True, pair[0], pair[1], layer(pair[0]), "verified", X.shape[0], "pair")
         if K.finite:
@@ -447,8 +449,10 @@ def find_collision(
         gaps = _hyperplane_gaps(layer, bad)
         gaps /= np.maximum(np.linalg.norm(bad, axis=1), 1.0)
         for x0 in bad[np.argsort(-gaps)][: as_count(max_tries, "max_tries")]:
+            if time.perf_counter() > deadline:
+                break
             for method, y1, y2 in _candidates(layer, x0):
-                if _verify(layer, K, y1, y2, tol):
+                if _verify(layer, K, y1, y2):
                     return Collision(True, y1, y2, layer(y1), "verified", X.shape[0], method)
     return Collision(False, None, None, None, "sampled", X.shape[0])
 
@@ -468,7 +472,7 @@ def _hyperplane_gaps(layer: ReLULayer, X: np.ndarray) -> np.ndarray:
     return out
 
 
-def _output_keys(layer: ReLULayer, X: np.ndarray, tol: float) -> np.ndarray:
+def _output_keys(layer: ReLULayer, X: np.ndarray, tol: float = PAIR_RTOL) -> np.ndarray:
     """One key per point, equal for points whose outputs agree after rounding to ``tol`` times the scale.
 
     Small outputs (``N m`` within one block) give the rounded output rows themselves; larger
@@ -494,14 +498,14 @@ def _output_keys(layer: ReLULayer, X: np.ndarray, tol: float) -> np.ndarray:
     return keys
 
 
-def _equal_output_pair(layer, X, K, tol):
-    """Two distinct rows of X with equal outputs (exact grouping on rounded outputs)."""
-    keys = _output_keys(layer, X, tol)
+def _equal_output_pair(layer, X, K):
+    """Two distinct rows of X with equal outputs (grouping on rounded outputs, then the one pair check)."""
+    keys = _output_keys(layer, X)
     _, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
     inverse = inverse.reshape(-1)
     for g in np.flatnonzero(counts > 1):
         rows = np.flatnonzero(inverse == g)
         for a, b in itertools.combinations(rows[:50], 2):
-            if _verify(layer, K, X[a], X[b], tol):
+            if _verify(layer, K, X[a], X[b]):
                 return X[a], X[b]
     return None

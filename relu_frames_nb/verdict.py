@@ -1,39 +1,38 @@
-r"""One verdict on injectivity, shared by the CLI, the IPython extension and the explorers.
+r"""The one result of the question "is this layer (or network) injective on K?": :class:`Verdict`.
 
-The decision uses only certificates:
+:func:`relu_frames_nb.check` returns it for a layer and for a network alike; the command line
+prints :meth:`Verdict.to_dict`, the IPython extension and the explorers show it. A verdict is a
+proof or it is "undetermined":
 
-1. on a finite data set (:class:`~relu_frames_nb.domains.Samples`) the answer is exact:
-   two points share an output or none do;
-2. ``alpha <= polytope bias`` (Thm "PBE") proves the alpha-rectifying property on ``K``;
-   with ``K`` convex, or ``alpha`` strictly below the bound, Thm "Injectivity I" turns it
-   into injectivity;
-3. a verified colliding pair (:func:`~relu_frames_nb.rectifying.find_collision`) proves
-   non-injectivity;
-4. with ``alpha <= 0`` the exact zero-bias test (Tukey depth of the origin >= n) proves
-   injectivity on R^n: 0-rectifying on the open set R^n, and smaller biases keep the
-   property (Prop. "inclusive"); injective on R^n is injective on every K in it;
-5. what is still open goes to the exact verdict (:func:`relu_frames_nb.exact.exact_verdict`):
-   a mixed-integer program whose dual bound certifies injectivity, or a verified colliding
-   pair, within a time limit;
-6. anything else is "undetermined", with the evidence gathered and the bounds reached.
+* ``"injective"`` comes with a :class:`Certificate` (what was proved, on which domain, with the
+  bounds, ``h`` and the tolerances the proof absorbed);
+* ``"not injective"`` comes with a ``pair``: two distinct points of ``K``, each certainly in
+  ``K``, whose outputs agree (the package's one pair check, :mod:`relu_frames_nb._pairs`),
+  checked in the caller's own coordinates;
+* ``"undetermined"`` says what was reached (``bounds`` on the fewest active rows, the stages
+  that ran, why it stopped).
+
+This module only defines the types; it runs no algorithm.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import html
+import math
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 import numpy as np
 
-from ._deprecation import renamed_kwargs
-from ._format import fmt, vec
-from ._validation import as_count, as_nonnegative
-from .domains import Domain
-from .errors import InputError, ReluFramesError
-from .layer import ReLULayer, as_layer
-
-__all__ = ["Status", "Verdict", "decide", "EXIT_BAD_INPUT", "EXIT_INTERNAL_ERROR"]
+__all__ = [
+    "Status",
+    "Certificate",
+    "Verdict",
+    "EXIT_BAD_INPUT",
+    "EXIT_INTERNAL_ERROR",
+    "EXIT_INTERRUPTED",
+]
 
 
 class Status(str, Enum):
@@ -65,198 +64,214 @@ class Status(str, Enum):
 EXIT_BAD_INPUT = 2
 #: exit status for an internal error (a bug): never 1, which means "not injective"
 EXIT_INTERNAL_ERROR = 4
+#: exit status when the check was interrupted (Ctrl-C or SIGTERM): no verdict
+EXIT_INTERRUPTED = 130
+
+
+def _json(v: Any) -> Any:
+    """JSON-friendly: arrays as lists, inf and NaN as None, enums as their value."""
+    if isinstance(v, Enum):
+        return v.value
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return float(v) if math.isfinite(v) else None
+    if isinstance(v, np.ndarray):
+        return [_json(x) for x in v.tolist()]
+    if isinstance(v, (list, tuple)):
+        return [_json(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _json(x) for k, x in v.items()}
+    if hasattr(v, "to_dict"):
+        return v.to_dict()
+    return v
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """What was proved when a verdict says "injective".
+
+    Attributes
+    ----------
+    kind : str
+        ``"polytope bias"`` (Thm PBE + Injectivity I), ``"Tukey depth"`` (zero-bias test on R^n),
+        ``"MILP dual bound"``, ``"hyperplane LPs"``, ``"finite set"`` (outputs compared),
+        ``"single point"``, or ``"every layer"`` for a network.
+    statement : str
+        The fact proved, for people.
+    domain : str
+        Where it was proved: ``K`` itself or a superset of ``K`` (monotonicity: injective on a
+        set is injective on every subset).
+    lower_bound : int or None
+        The proved lower bound on the fewest active rows (counting certificates).
+    h : int or None
+        The most frame vectors in one hyperplane; ``lower_bound > h`` is the proof.
+    h_method : str
+        How ``h`` was obtained (enumerated, or assumed with the checks made).
+    margin : float or None
+        For the polytope bias: ``min_i (bound_i - alpha_i)`` in the normalised problem.
+    tolerances : dict
+        The tolerances the proof absorbed (e.g. the bias raised by ``eps``), relative to the
+        normalised problem (unit rows, domain of unit size).
+    """
+
+    kind: str
+    statement: str
+    domain: str = ""
+    lower_bound: int | None = None
+    h: int | None = None
+    h_method: str = ""
+    margin: float | None = None
+    tolerances: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable."""
+        return {
+            "kind": self.kind,
+            "statement": self.statement,
+            "domain": self.domain,
+            "lower_bound": self.lower_bound,
+            "h": self.h,
+            "h_method": self.h_method,
+            "margin": _json(self.margin),
+            "tolerances": _json(self.tolerances),
+        }
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """Whether a layer is injective on a domain, how it was decided, and with what margin.
+    r"""Whether a layer or a network is injective on ``K``, and the proof.
 
     Attributes
     ----------
     status : Status
         ``"injective"``, ``"not injective"`` or ``"undetermined"`` (a :class:`Status`, which is a ``str``).
     method : str
-        How it was decided (``"polytope bias"``, ``"collision"``, ``"Tukey depth"``, ...).
-    margin : float
-        ``min_i (bound_i - alpha_i)`` for the polytope bias (positive: room to spare;
-        negative: by how much the bias exceeds the guarantee); NaN when there is no bound.
+        How it was decided: ``"polytope bias"``, ``"collision"``, ``"Tukey depth"``,
+        ``"exact (milp)"``, ``"exact (hyperplanes)"``, ``"finite set"``, ``"null space"``,
+        ``"network"``, ... (``""`` when nothing decided it).
     text : str
         One line for people, starting with the status.
-    collision : Collision or None
-        The verified colliding pair, when there is one.
-    n_failing : int
-        Points checked where the layer is not rectifying.
-    n_checked : int
-        Points checked (grid of the domain plus its boundary).
-    exact : ExactVerdict or None
-        The exact verdict (MILP), when it was run: its bounds on the least number of
-        active frame vectors, the hyperplane number ``h`` and how it was found.
+    domain : str
+        The domain, described for people.
+    certificate : Certificate or None
+        The proof of injectivity.
+    pair : tuple of two ndarrays or None
+        Two distinct points of ``K`` with the same output, verified in the caller's coordinates.
+    output : ndarray or None
+        Their common output (computed at the first point).
+    bounds : tuple (lower, upper) or None
+        Bounds on the fewest active rows over ``K`` reached by the exact stage (either may be None).
+    layers : tuple of Verdict
+        For a network: one verdict per layer checked, on the domain it was checked on.
+    pair_layer : int or None
+        For a network: the (1-based) layer after which the pair's images coincide.
+    notes : tuple of str
+        Reductions, assumptions and limits met on the way (e.g. "time limit reached during ...").
+    seconds : float
+        Wall time.
+    details : dict
+        Further numbers: points checked, the polytope bias, the exact stage's count of solves, the
+        bias convention read, the normalisation applied, the stages run.
     """
 
     status: Status
     method: str
-    margin: float
     text: str
-    collision: Any = None
-    n_failing: int = 0
-    n_checked: int = 0
-    exact: Any = None
+    domain: str = ""
+    certificate: Certificate | None = None
+    pair: tuple | None = None
+    output: Any = None
+    bounds: tuple | None = None
+    layers: tuple = ()
+    pair_layer: int | None = None
+    notes: tuple = ()
+    seconds: float = 0.0
+    details: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))
 
+    # -- reading it ----------------------------------------------------------------------------
+    @property
+    def decided(self) -> bool:
+        """True for ``"injective"`` and ``"not injective"``."""
+        return self.status != Status.UNDETERMINED
 
-@renamed_kwargs(domain="K")
-def decide(
-    layer: ReLULayer,
-    K: Domain,
-    *,
-    points: Any = None,
-    polytope: Any = None,
-    n_samples: int = 4000,
-    seed: Any = 0,
-    max_candidates: int = 400,
-    max_facets: int = 200_000,
-    tol: float = 1e-9,
-    exact: bool = True,
-    time_limit: float = 30.0,
-    progress: Any = None,
-) -> Verdict:
-    r"""Decide whether ``layer`` is injective on ``K`` from certificates only.
+    @property
+    def exit_code(self) -> int:
+        """The command line's exit status (0 injective, 1 not injective, 3 undetermined)."""
+        return self.status.exit_code
 
-    See the module docstring for the order of the tests.
+    @property
+    def lower_bound(self) -> int | None:
+        """The proved lower bound on the fewest active rows (from ``bounds``), or None."""
+        return None if self.bounds is None else self.bounds[0]
 
-    Parameters
-    ----------
-    layer : ReLULayer
-        The layer.
-    K : Domain
-        The domain (the keyword ``domain=`` still works, deprecated).
-    points : array_like, shape (N, n), optional
-        Points of ``K`` to check (default: ``n_samples`` samples of ``K``; a finite data set
-        is always checked whole).
-    polytope : BiasEstimate or Exception, optional
-        A polytope bias estimate for ``(frame, domain)`` already computed (or the error it
-        raised); computed here when omitted.
-    n_samples : int, default 4000
-        Samples of ``K`` drawn when ``points`` is not given.
-    seed : int, optional
-        Seed of those samples.
-    max_candidates : int, default 400
-        Failing points handed to the collision search.
-    max_facets : int, default 200000
-        Facet limit of the polytope bias (see :func:`~relu_frames_nb.polytope_bias`).
-    tol : float, default 1e-9
-        Relative tolerance when comparing ``alpha`` with the polytope bias: the weights
-        themselves are rounded (the triangle frame's sqrt(3)/2, say), so a bias equal to
-        the exact value may exceed the computed one by an ulp.
-    exact : bool, default True
-        Settle what the fast tests leave open with :func:`relu_frames_nb.exact.exact_verdict`
-        (a MILP certificate or a verified colliding pair).
-    time_limit : float, default 30
-        Seconds for the exact verdict; when they run out the answer is "undetermined" with
-        the bounds it reached.
-    progress : None, bool or callable
-        Progress of the exact verdict (see :func:`~relu_frames_nb.exact.exact_verdict`).
+    @property
+    def upper_bound(self) -> int | None:
+        """The fewest active rows seen at an actual point of ``K`` (from ``bounds``), or None."""
+        return None if self.bounds is None else self.bounds[1]
 
-    Returns
-    -------
-    Verdict
+    def __repr__(self) -> str:
+        return f"Verdict({self.text!r})"
 
-    Examples
-    --------
-    >>> import relu_frames_nb as rf
-    >>> rf.decide(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5), rf.Ball(2)).status
-    'injective'
-    >>> rf.decide(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45), rf.Ball(2)).status
-    'not injective'
-    """
-    from .rectifying import find_collision, is_rectifying
+    def report(self) -> str:
+        """The verdict line, one line per layer of a network, and the notes, for a terminal."""
+        lines = [self.text]
+        lines += ["  " + v.text for v in self.layers]
+        n_layers = self.details.get("n_layers")
+        if self.layers and n_layers and len(self.layers) < n_layers:
+            lines.append(f"  layers {len(self.layers) + 1}–{n_layers}: not checked (not needed for the verdict)")
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
 
-    layer = as_layer(layer)
-    if not isinstance(K, Domain) or K.n != layer.n:
-        raise InputError(f"K must be a Domain in R^{layer.n}; got {K!r}.")
-    n_samples = as_count(n_samples, "n_samples")
-    tol = as_nonnegative(tol, "tol")
-    time_limit = as_nonnegative(time_limit, "time_limit")
-    alpha = layer.alpha
-    where = K.describe()
-    if K.finite:
-        coll = find_collision(layer, K)
-        n = K.points.shape[0]
-        if coll.found:
-            return Verdict(Status.NOT_INJECTIVE, "exact (finite set)", float("nan"),
-                           f"not injective on {where} — two of its points share the output {vec(coll.output)}",
-                           coll, 0, n)  # fmt: skip
-        return Verdict(Status.INJECTIVE, "exact (finite set)", float("nan"),
-                       f"injective on {where} — exact: no two points share an output", None, 0, n)  # fmt: skip
-    if polytope is None and K.bounded:
-        try:
-            from .bias.polytope import polytope_bias
+    def to_dict(self) -> dict:
+        """A JSON-serialisable summary (the command line's ``--json`` output)."""
+        return {
+            "status": self.status.value,
+            "exit_code": self.exit_code,
+            "method": self.method,
+            "text": self.text,
+            "domain": self.domain,
+            "certificate": None if self.certificate is None else self.certificate.to_dict(),
+            "pair": None if self.pair is None else [_json(self.pair[0]), _json(self.pair[1])],
+            "output": _json(self.output),
+            "bounds": None if self.bounds is None else list(self.bounds),
+            "pair_layer": self.pair_layer,
+            "layers": [v.to_dict() for v in self.layers],
+            "notes": list(self.notes),
+            "seconds": _json(self.seconds),
+            "details": _json(self.details),
+        }
 
-            polytope = polytope_bias(layer.frame, K, max_facets=max_facets)
-        except ReluFramesError as exc:
-            polytope = exc
-    pbe = polytope if polytope is not None and not isinstance(polytope, Exception) else None
-    margin = float(np.min(pbe.values - alpha)) if pbe is not None else float("nan")
-    slack = tol * max(1.0, float(np.max(np.abs(alpha))))
-    if pbe is not None and margin >= -slack and (K.open_or_convex or bool(np.all(alpha < pbe.values))):
-        strict = bool(np.all(alpha < pbe.values))
-        reason = "α < polytope bias" if strict else "α ≤ polytope bias on a convex domain"
-        return Verdict(Status.INJECTIVE, "polytope bias", margin,
-                       f"injective on {where} — proof: {reason} (Thm PBE + Injectivity I); margin {fmt(margin)}")  # fmt: skip
-    X = K.sample(n_samples, seed=seed) if points is None else np.asarray(points, dtype=float)
-    ok = is_rectifying(layer, X) if len(X) else np.zeros(0, dtype=bool)
-    bad = X[~ok]
-    n_bad, n_all = int(bad.shape[0]), int(X.shape[0])
-    if n_bad:
-        rng = np.random.default_rng(0)
-        pick = bad if n_bad <= max_candidates else bad[rng.choice(n_bad, max_candidates, replace=False)]
-        coll = find_collision(layer, K, points=pick)
-        if coll.found:
-            extra = f"; exceeds the polytope bias by {fmt(-margin)}" if pbe is not None else ""
-            return Verdict(Status.NOT_INJECTIVE, "collision", margin,
-                           f"not injective on {where} — verified collision C(x) = C(y) with x = {vec(coll.x)}, "
-                           f"y = {vec(coll.y)} ({coll.method}); not rectifying at {n_bad} of {n_all} points checked{extra}",
-                           coll, n_bad, n_all)  # fmt: skip
-    if np.all(alpha <= 0):  # injective on R^n is injective on every K in R^n (verdicts are monotone in K)
-        try:
-            from .zero_bias import zero_bias_injective
+    def _repr_html_(self) -> str:
+        color = {Status.INJECTIVE: "#009E73", Status.NOT_INJECTIVE: "#D55E00"}.get(self.status, "#555555")
+        head, _, rest = self.text.partition(" — ")
+        rows = [("method", self.method or "—"), ("domain", self.domain)]
+        if self.certificate is not None:
+            rows.append(("proof", self.certificate.statement))
+        if self.pair is not None:
+            rows.append(("pair", f"x = {_short(self.pair[0])}, y = {_short(self.pair[1])}"))
+        if self.bounds is not None:
+            lo, up = self.bounds
+            rows.append(("fewest active rows", f"between {'?' if lo is None else lo} and {'?' if up is None else up}"))
+        rows += [(f"layer {i}", v.text) for i, v in enumerate(self.layers, start=1)]
+        rows += [("note", n) for n in self.notes]
+        rows.append(("time", f"{self.seconds:.2f} s"))
+        body = "".join(
+            f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
+            f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>"
+            for k, v in rows
+        )
+        return (
+            f"<div class='rf-verdict'><b style='color:{color}'>{html.escape(head)}</b>"
+            f"{' — ' + html.escape(rest) if rest else ''}<table>{body}</table></div>"
+        )
 
-            depth = zero_bias_injective(layer.frame)
-            if depth.injective:
-                sub = "" if not K.bounded and K.inner_radius == 0 else f", hence on its subset {where}"
-                return Verdict(Status.INJECTIVE, "Tukey depth", float("nan"),
-                               f"injective on R^{K.n}{sub} — proof: 0-rectifying (Tukey depth of 0 is {depth.depth} ≥ n) "
-                               "and α ≤ 0", None, n_bad, n_all)  # fmt: skip
-        except ReluFramesError:
-            pass
-    ex = None
-    if exact and time_limit > 0:
-        from .exact import exact_verdict
 
-        ex = exact_verdict(layer, K, time_limit=time_limit, progress=progress, seed=seed)
-        if ex.status != Status.UNDETERMINED:
-            coll = None
-            if ex.pair is not None:
-                from .rectifying import Collision
-
-                x, y = (np.asarray(p, dtype=float) for p in ex.pair)
-                coll = Collision(True, x, y, layer(x), "verified", 1, "exact (MILP witness)")
-            return Verdict(Status(ex.status), f"exact ({ex.method})" if ex.method else "exact", margin,
-                           f"{ex.text}; the fast tests had left it open", coll, n_bad, n_all, ex)  # fmt: skip
-    bounds = ""
-    if ex is not None:
-        bounds = f"; exact verdict undetermined within {fmt(time_limit, 3)} s ({ex.text.split(' — ', 1)[-1]})"
-    if n_bad:
-        return Verdict(Status.UNDETERMINED, "rectifying test", margin,
-                       f"undetermined on {where} — not α-rectifying at {n_bad} of {n_all} points (not injective if K is "
-                       f"open or strictly convex, Thm Injectivity II), but no colliding pair was verified{bounds}",
-                       None, n_bad, n_all, ex)  # fmt: skip
-    if pbe is not None:
-        why = f"α exceeds the polytope bias (only sufficient) by {fmt(-margin)}"
-    else:
-        why = f"no polytope bias ({polytope})" if isinstance(polytope, Exception) else "no polytope bias on this domain"
-    return Verdict(Status.UNDETERMINED, "rectifying test", margin,
-                   f"undetermined on {where} — rectifying at all {n_all} points checked, no collision; {why}{bounds}",
-                   None, 0, n_all, ex)  # fmt: skip
+def _short(v: Any, k: int = 4) -> str:
+    v = np.asarray(v).ravel()
+    return "(" + ", ".join(f"{c:.4g}" for c in v[:k]) + (", …)" if v.size > k else ")")

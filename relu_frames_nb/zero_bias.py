@@ -12,13 +12,15 @@ estimates no bias: it decides one bias, zero, on all of :math:`\mathbb{R}^n`.
 from __future__ import annotations
 
 import itertools
+import math
+import time
 from dataclasses import dataclass
 from math import comb
 from typing import Any
 
 import numpy as np
 
-from ._validation import as_count, as_positive
+from ._validation import as_count, as_nonnegative, as_positive
 from .errors import TooExpensiveError
 from .frames import as_frame
 
@@ -123,7 +125,7 @@ def _orth_complement(r: np.ndarray) -> np.ndarray:
     return vt[1:].T
 
 
-def _depth_general(V: np.ndarray, tol: float, budget: list) -> tuple[int, np.ndarray, list]:
+def _depth_general(V: np.ndarray, tol: float, budget: list, deadline: float = math.inf) -> tuple[int, np.ndarray, list]:
     """Exact depth of the origin among the rows of ``V`` (a frame for R^d, any spark).
 
     Returns ``(depth, witness, flats)``: a unit witness in an open cell with exactly ``depth``
@@ -142,6 +144,8 @@ def _depth_general(V: np.ndarray, tol: float, budget: list) -> tuple[int, np.nda
         budget[0] -= 1
         if budget[0] < 0:
             raise TooExpensiveError("budget")
+        if budget[0] % 256 == 0 and time.perf_counter() > deadline:
+            raise TooExpensiveError("time limit")
         US = V[list(S)]
         sv = np.linalg.svd(US, compute_uv=False)
         if sv[-1] <= tol * max(sv[0], 1.0):
@@ -157,7 +161,7 @@ def _depth_general(V: np.ndarray, tol: float, budget: list) -> tuple[int, np.nda
             sub, w = 0, -np.linalg.pinv(V[Z]) @ np.ones(d - 1)
         else:
             U = _orth_complement(r)
-            sub, wz, _ = _depth_general(V[Z] @ U, tol, budget)
+            sub, wz, _ = _depth_general(V[Z] @ U, tol, budget, deadline)
             w = U @ wz
         seen[key] = True
         for s in (1.0, -1.0):
@@ -195,7 +199,7 @@ def _null_vectors_fast(S: np.ndarray) -> np.ndarray:
     return r
 
 
-def _tukey_fast(unit: np.ndarray, batch: int, tol: float):
+def _tukey_fast(unit: np.ndarray, batch: int, tol: float, deadline: float = math.inf):
     """Vectorised enumeration for full-spark frames; returns None when the frame is not full spark.
 
     The vectors are first turned by a fixed random rotation (the depth is rotation invariant),
@@ -214,6 +218,8 @@ def _tukey_fast(unit: np.ndarray, batch: int, tol: float):
     combos = itertools.combinations(range(m), n - 1)
     rest = m - (n - 1)
     while True:
+        if time.perf_counter() > deadline:
+            raise TooExpensiveError("the exact Tukey depth did not finish within its time limit")
         flat = np.fromiter(itertools.chain.from_iterable(itertools.islice(combos, batch)), dtype=np.intp)
         if flat.size == 0:
             break
@@ -244,6 +250,7 @@ def tukey_depth_origin(
     batch: int = 8192,
     tol: float = 1e-10,
     max_general: int = 20_000,
+    time_limit: float | None = None,
 ) -> TukeyDepth:
     r"""Exact Tukey (half-space) depth of the origin among the frame vectors, and zero-bias injectivity.
 
@@ -267,6 +274,8 @@ def tukey_depth_origin(
     max_general : int, default 20000
         Refuse frames that are not full spark when the slower exact path would examine more than
         this many subsets.
+    time_limit : float, optional
+        Seconds; past them the enumeration stops with :class:`TooExpensiveError`.
 
     Returns
     -------
@@ -276,7 +285,7 @@ def tukey_depth_origin(
     ------
     TooExpensiveError
         If ``C(m, n - 1) > max_subsets``, or the frame is not full spark and the exact path for
-        such frames exceeds ``max_general`` subsets.
+        such frames exceeds ``max_general`` subsets, or the time limit passes.
 
     Notes
     -----
@@ -313,6 +322,7 @@ def tukey_depth_origin(
     batch = as_count(batch, "batch")
     tol = as_positive(tol, "tol")
     max_general = as_count(max_general, "max_general")
+    deadline = math.inf if time_limit is None else time.perf_counter() + as_nonnegative(time_limit, "time_limit")
     m, n = F.m, F.n
     total = comb(m, n - 1)
     if total > max_subsets:
@@ -325,15 +335,17 @@ def tukey_depth_origin(
     if n == 1:
         depth, x, _ = _depth_general(unit, tol, [1])
         return TukeyDepth(depth, depth >= 1, x, n, m, 2, full_spark=True)
-    fast = _tukey_fast(unit, batch, tol)
+    fast = _tukey_fast(unit, batch, tol, deadline)
     if fast is not None:
         depth, x = fast
         return TukeyDepth(depth, depth >= n, x, n, m, 2 * total, full_spark=True)
     # ---- not full spark: exact recursion for the depth, one LP per flat for injectivity
     budget = [max_general]
     try:
-        depth, x, flats = _depth_general(unit, tol, budget)
-    except TooExpensiveError:
+        depth, x, flats = _depth_general(unit, tol, budget, deadline)
+    except TooExpensiveError as exc:
+        if str(exc) == "time limit":
+            raise TooExpensiveError("the exact Tukey depth did not finish within its time limit") from None
         raise TooExpensiveError(
             f"frame is not full spark, and its exact Tukey depth needs more than max_general={max_general} "
             "subset checks. Raise max_general, or perturb the frame slightly to make it full spark."
@@ -348,7 +360,7 @@ def tukey_depth_origin(
     return TukeyDepth(depth, bool(injective), x, n, m, 2 * total, full_spark=False)
 
 
-def zero_bias_injective(frame: Any, *, max_subsets: int = 2_000_000) -> TukeyDepth:
+def zero_bias_injective(frame: Any, *, max_subsets: int = 2_000_000, time_limit: float | None = None) -> TukeyDepth:
     r"""Exact test that :math:`\mathrm{ReLU}(\Phi x)` (bias 0) is injective on :math:`\mathbb{R}^n`.
 
     For a full-spark frame: injective iff the Tukey depth of the origin among the frame vectors
@@ -362,6 +374,8 @@ def zero_bias_injective(frame: Any, *, max_subsets: int = 2_000_000) -> TukeyDep
         The frame.
     max_subsets : int, default 2000000
         Refuse when ``C(m, n - 1)`` exceeds this.
+    time_limit : float, optional
+        Seconds (see :func:`tukey_depth_origin`).
 
     Returns
     -------
@@ -377,4 +391,4 @@ def zero_bias_injective(frame: Any, *, max_subsets: int = 2_000_000) -> TukeyDep
     >>> res.injective, res.depth
     (False, 1)
     """
-    return tukey_depth_origin(frame, max_subsets=max_subsets)
+    return tukey_depth_origin(frame, max_subsets=max_subsets, time_limit=time_limit)

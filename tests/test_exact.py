@@ -16,7 +16,7 @@ import relu_frames_nb as rf
 from relu_frames_nb.domains.polyhedral import Box, Hull, Polytope
 from relu_frames_nb.errors import InputError
 from relu_frames_nb.exact import PAIR_RTOL, ExactVerdict, exact_verdict
-from relu_frames_nb.exact._ldp import min_norm_point, quiet
+from relu_frames_nb._lp import min_norm_point, quiet
 from relu_frames_nb.exact._milp import solve_count
 from relu_frames_nb.exact._regions import PolyRegion
 

@@ -37,6 +37,8 @@ re-exported here for compatibility.
 
 from __future__ import annotations
 
+import math
+import time
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -44,8 +46,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import as_count, as_nonnegative, as_positive
-from ..domains import Ball, Domain, Exterior, PositiveBall, RealSpace, Shell, Sphere
-from ..errors import DimensionMismatchError, InputError
+from ..domains import Domain
+from ..errors import DimensionMismatchError, InputError, TooExpensiveError
 from ..frames import as_frame
 from .estimate import GUARANTEED, BiasEstimate
 from .inscribing import (
@@ -276,7 +278,7 @@ def _reduce(P: InscribingPolytope, values: np.ndarray, vertex: np.ndarray, allow
     return best, win
 
 
-def _positive_facets(P: InscribingPolytope) -> tuple[np.ndarray, int]:
+def _positive_facets(P: InscribingPolytope, deadline: float = math.inf) -> tuple[np.ndarray, int]:
     r"""Facets whose cone meets :math:`\mathbb{R}^n_+ \setminus \{0\}`, and the number of LPs solved.
 
     Feasibility of :math:`\{c \ge 0, \sum c = 1, \Phi_F^T c \ge 0\}`; decided without
@@ -302,6 +304,10 @@ def _positive_facets(P: InscribingPolytope) -> tuple[np.ndarray, int]:
         undecided[fk] = ~yes & ~no
     n_lp = 0
     for j in np.flatnonzero(undecided):
+        if time.perf_counter() > deadline:
+            raise TooExpensiveError(
+                f"polytope bias on the positive ball: the time limit passed after {n_lp} of {int(undecided.sum())} facet LPs"
+            )
         verts = X[P.facet(j)]
         k = verts.shape[0]
         res = linprog(
@@ -333,7 +339,12 @@ def _exterior_tuple(K: tuple, n: int) -> Domain:
         stacklevel=4,
     )
     s = as_nonnegative(K[1], "s (the radius of the exterior domain)")
-    return Exterior(n, s) if s > 0 else RealSpace(n)
+    return _exterior_domain(n, s)
+
+
+def _exterior_domain(n: int, s: float) -> Domain:
+    """``{||x|| >= s}`` (all of R^n for ``s = 0``), through the registry of spellings."""
+    return Domain.from_spec(f"exterior:{s!r}" if s > 0 else "real-space", n)
 
 
 def _parse_domain(K: Any, n: int) -> tuple[str, Any, float, float, Any]:
@@ -371,17 +382,24 @@ def _parse_domain(K: Any, n: int) -> tuple[str, Any, float, float, Any]:
         if not np.isfinite(r):
             raise InputError(f"K must be bounded when it lies in the non-negative orthant; got {K!r}.")
         case = "positive-ball"
-        exact = PositiveBall(n, r) if s == 0 and r > 0 else None
     elif not np.isfinite(r):
         case = "exterior" if s > 0 else "real-space"
-        exact = Exterior(n, s) if s > 0 else RealSpace(n)
     elif s == r:
-        case, exact = "sphere", (Sphere(n, r) if r > 0 else None)
+        case = "sphere"
     elif s == 0:
-        case, exact = "ball", Ball(n, r)
+        case = "ball"
     else:
-        case, exact = "shell", Shell(n, s, r)
-    shell = None if (exact is not None and type(K) is type(exact) and K == exact) else _shell_name(case, s, r)
+        case = "shell"
+    # K *is* the radial set of its case (not just inside it) when it says so itself
+    rad = K.radial()
+    exact = (
+        rad is not None
+        and (rad.s, rad.r) == (s, r)
+        and rad.nonnegative == (case == "positive-ball")
+        and rad.surface == (case == "sphere")
+        and (case != "positive-ball" or s == 0)
+    )
+    shell = None if exact else _shell_name(case, s, r)
     return case, K, s, r, shell
 
 
@@ -404,6 +422,7 @@ def polytope_bias(
     facets: str | None = None,
     max_facets: int = DEFAULT_MAX_FACETS,
     tol: float = 1e-10,
+    time_limit: float | None = None,
 ) -> BiasEstimate:
     r"""Polytope bias estimation (Thm "PBE", Prop. "pbeall"): a bias that provably makes the frame rectifying on ``K``.
 
@@ -427,6 +446,10 @@ def polytope_bias(
         Facet limit (see :func:`inscribing_polytope`).
     tol : float
         Coplanarity and omnidirectionality tolerance (see :func:`inscribing_polytope`).
+    time_limit : float, optional
+        Seconds for the loops that can run long (the facet LPs of the positive ball); past
+        them :class:`TooExpensiveError` is raised. The hull itself (qhull) is bounded by
+        ``max_facets`` instead.
 
     Returns
     -------
@@ -480,6 +503,7 @@ def polytope_bias(
     """
     max_facets = as_count(max_facets, "max_facets")
     tol = as_nonnegative(tol, "tol")
+    deadline = math.inf if time_limit is None else time.perf_counter() + as_nonnegative(time_limit, "time_limit")
     if not isinstance(frame, InscribingPolytope):
         frame = as_frame(frame)
     case, domain, s, r, shell = _parse_domain(K, frame.n)
@@ -520,7 +544,7 @@ def polytope_bias(
         t = np.where(pv.sphere < 0, r, s)
         pair_val, pair_pt = t * pv.sphere, t[:, None] * pv.sphere_at
         if case == "positive-ball":
-            relevant, n_lp = _positive_facets(P)
+            relevant, n_lp = _positive_facets(P, deadline)
             allowed = relevant[pv.facet]
             in_plus = np.zeros(m, dtype=bool)
             in_plus[pv.vertex[allowed]] = True
@@ -654,7 +678,7 @@ def polytope_bias_exterior(
     tol = as_nonnegative(tol, "tol")
     P = omnidirectional_polytope(frame, facets, max_facets, tol)
     if K is None:
-        K = Exterior(P.n, s) if s > 0 else RealSpace(P.n)
+        K = _exterior_domain(P.n, s)
     elif K.n != P.n:
         raise DimensionMismatchError(f"K must be a domain in R^{P.n} (the frame's dimension); got {K!r}.")
     return _exterior(P, s, K)

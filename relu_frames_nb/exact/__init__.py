@@ -1,19 +1,24 @@
 r"""Exact verdicts on injectivity: a certificate (MILP dual bound or one LP per hyperplane)
-or a verified colliding pair.
+or a verified colliding pair. Use it through :func:`relu_frames_nb.check` (``method="exact"``),
+which normalises the problem and checks every pair in the caller's coordinates.
 
-Map of the subpackage
----------------------
-verdict        :func:`exact_verdict` and its result :class:`ExactVerdict`
-_cases         finite sets, reductions (degenerate boxes, hulls in a subspace, weights that
-               do not span), zero bias (faces of the cube), R^n (homogenisation)
-_milp          the counting MILP (``scipy.optimize.milp``, HiGHS, silenced)
+Map of the subpackage (imports point down the list)
+---------------------------------------------------
+engine         :func:`solve_exact`: the stages in order, within a budget
+_search        the stages: samples and greedy descent, the zero-bias certificate, hyperplane LPs,
+               the MILP loop with its cuts
+_cases         finite sets, reductions (degenerate boxes, hulls in a subspace, weights that do
+               not span), zero bias (faces of the cube), R^n (homogenisation)
+_state         the state of a run (:class:`Run`) and of one counting problem (:class:`Sub`)
+_result        :class:`ExactResult`, what the engine returns
+_milp          the counting MILP (``scipy.optimize.milp``, HiGHS, silenced; large models in a
+               child process that dies with its parent)
 _regions       the domain as the solver sees it: outer polytope, row bounds, cells, cuts
+_witness       from a non-spanning point to a colliding pair; greedy descent
 _hyperplanes   ``h``, the most frame vectors in one hyperplane (exact or assumed and checked)
-_witness       from a non-spanning point to a verified colliding pair; greedy descent
-_search        the state of a run and its stages (samples, zero bias, hyperplanes, MILP loop)
-_ldp           least distance programming (min-norm point of a polyhedron), output silencing
 """
 
-from .verdict import PAIR_RTOL, ExactVerdict, exact_verdict
+from ._result import ExactResult
+from .engine import BOUNDARY_TOL, EPS, solve_exact
 
-__all__ = ["ExactVerdict", "exact_verdict", "PAIR_RTOL"]
+__all__ = ["ExactResult", "solve_exact", "EPS", "BOUNDARY_TOL"]

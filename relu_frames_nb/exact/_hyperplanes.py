@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -68,9 +69,20 @@ def _chunks(iterable, size):
 
 
 def hyperplane_info(
-    Phi: np.ndarray, *, max_subsets: int = 200_000, n_checks: int = 2000, seed: int = 0, keep_sets: int = 50_000
+    Phi: np.ndarray,
+    *,
+    max_subsets: int = 200_000,
+    n_checks: int = 2000,
+    seed: int = 0,
+    keep_sets: int = 50_000,
+    budget: Any = None,
 ) -> HyperplaneInfo:
-    """``h`` for the unit-norm rows ``Phi`` (shape ``(m, n)``, spanning R^n); see the module docstring."""
+    """``h`` for the unit-norm rows ``Phi`` (shape ``(m, n)``, spanning R^n); see the module docstring.
+
+    ``budget`` (a :class:`~relu_frames_nb._budget.Budget`) is checked between batches; its
+    :class:`~relu_frames_nb._budget.BudgetExhausted` propagates to the caller.
+    """
+    check = (lambda: None) if budget is None else (lambda: budget.check("hyperplanes through frame vectors"))
     Phi = np.asarray(Phi, dtype=float)
     m, n = Phi.shape
     if n == 1:
@@ -78,15 +90,16 @@ def hyperplane_info(
         return HyperplaneInfo(0, True, text, (np.zeros(m, bool),))
     total = comb(m, n - 1)
     if total <= max_subsets and total * n**3 <= 2e8:  # a few seconds of batched SVDs at most
-        return _enumerate(Phi, total, keep_sets)
+        return _enumerate(Phi, total, keep_sets, check)
     # general position assumed: record the cheap checks
-    parallel = _parallel_rows(Phi)
+    parallel = _parallel_rows(Phi, check)
     rng = np.random.default_rng(seed)
     k = int(min(n_checks, total, max(20, 5e6 // n**3)))  # a sample, with bounded work
     subsets = np.array([rng.choice(m, n - 1, replace=False) for _ in range(k)], dtype=np.intp)
     counts, ok = np.zeros(0, int), np.zeros(0, bool)
     step = max(1, 4_000_000 // max(m, 1))
     for s in range(0, k, step):
+        check()
         c_, o_ = _counts(Phi, subsets[s : s + step])
         counts, ok = np.r_[counts, c_], np.r_[ok, o_]
     worst = int(counts[ok].max()) if np.any(ok) else n - 1
@@ -108,11 +121,31 @@ def hyperplane_info(
     )
 
 
-def _parallel_rows(Phi: np.ndarray) -> bool:
-    """Whether two unit rows are parallel (angle below about ``COPLANAR_TOL``), in bounded memory."""
-    m = Phi.shape[0]
+def _parallel_rows(Phi: np.ndarray, check=lambda: None) -> bool:
+    """Whether two unit rows are parallel (angle below about ``COPLANAR_TOL``), in bounded memory.
+
+    In low dimension a k-d tree of the rows with a sign fixed per row (the first non-zero
+    coordinate positive) finds the near-duplicates in ``O(m log m)``; otherwise the Gram
+    matrix is formed in row blocks, checking the budget between blocks.
+    """
+    m, n = Phi.shape
+    if n <= 12 and m > 2000:
+        from scipy.spatial import cKDTree
+
+        first = np.argmax(Phi != 0, axis=1)
+        sign = np.sign(Phi[np.arange(m), first])
+        P = Phi * sign[:, None]
+        # unit rows at angle theta are at distance about theta: a radius a little above COPLANAR_TOL
+        tree = cKDTree(P)
+        check()
+        pairs = tree.query_pairs(4 * COPLANAR_TOL + 1e-15, output_type="ndarray")
+        if pairs.shape[0] == 0:
+            return False
+        cos = np.abs(np.einsum("ij,ij->i", Phi[pairs[:, 0]], Phi[pairs[:, 1]]))
+        return bool(np.any(cos >= 1.0 - 0.5 * COPLANAR_TOL**2 - 4e-16))
     step = max(1, 4_000_000 // max(m, 1))
     for s in range(0, m, step):
+        check()
         G = np.abs(Phi[s : s + step] @ Phi.T)
         G[np.arange(G.shape[0]), np.arange(s, s + G.shape[0])] = 0.0
         if np.any(G >= 1.0 - 0.5 * COPLANAR_TOL**2 - 4e-16):
@@ -131,13 +164,14 @@ def _counts(Phi: np.ndarray, subsets: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return on.sum(axis=1), ok
 
 
-def _enumerate(Phi: np.ndarray, total: int, keep_sets: int) -> HyperplaneInfo:
+def _enumerate(Phi: np.ndarray, total: int, keep_sets: int, check=lambda: None) -> HyperplaneInfo:
     m, n = Phi.shape
     h = 0
     seen: dict[bytes, np.ndarray] = {}
     overflow = False
     keep_sets = min(keep_sets, max(1, 200_000_000 // max(m, 1)))  # at most ~25 MB of packed masks
     for block in _chunks(itertools.combinations(range(m), n - 1), max(1, min(20_000, 4_000_000 // max(m, 1)))):
+        check()
         stack = Phi[block]
         _, s, vt = np.linalg.svd(stack, full_matrices=True)
         normals = vt[:, -1, :]

@@ -17,12 +17,14 @@ rows have a margin ``delta`` (a witness candidate).
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._ldp import quiet
+from .._children import die_with_parent
+from .._lp import quiet
 
 __all__ = ["MilpResult", "solve_count", "SUBPROCESS_BINARIES"]
 
@@ -50,7 +52,8 @@ def _solve(c, integrality, var_bounds, cons, options) -> _Solution:
                      getattr(res, "mip_dual_bound", None), int(getattr(res, "mip_node_count", 0) or 0))  # fmt: skip
 
 
-def _child(conn, args) -> None:  # pragma: no cover - runs in the child process
+def _child(conn, args, parent: int) -> None:  # pragma: no cover - runs in the child process
+    die_with_parent(parent)
     try:
         conn.send(_solve(*args))
     except BaseException as exc:  # report, never hang the parent
@@ -64,12 +67,14 @@ def _solve_killable(args, seconds: float) -> _Solution | None:
 
     The child is forked where the platform can (it only runs the solve, and needs no import of
     the caller's main module, which a ``python -`` script or a notebook may not have as a file).
+    It dies with its parent (:func:`relu_frames_nb._children.die_with_parent`), and the parent
+    kills it on the way out, also when interrupted.
     """
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, args), daemon=True)
+    proc = ctx.Process(target=_child, args=(child, args, os.getpid()), daemon=True)
     proc.start()
     child.close()
     try:

@@ -11,9 +11,10 @@ A *region* knows
   when it misses ``K``;
 * whether a cell is provably empty on ``P`` (the certificate of the hyperplane method).
 
-Polyhedral domains are exact (``P = K``); balls, shells, spheres and the positive ball are
-outer-approximated by the box ``[-r, r]^d`` and the tangent planes ``<z, ±phi_i> <= r|phi_i|``
-(which make the big-M constants exact), plus the cuts added during the solve.
+Polyhedral domains are exact (``P = K``); domains defined by the norm (balls, shells, spheres
+and the positive ball: :meth:`~relu_frames_nb.domains.Domain.radial`) are outer-approximated by
+the box ``[-r, r]^d`` and the tangent planes ``<z, ±phi_i> <= r|phi_i|`` (which make the big-M
+constants exact), plus the cuts added during the solve. Regions ask the domain, never its class.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ..domains.polyhedral import Box, Hull, LinearDescription, Polytope
-from ._ldp import linprog_quiet, min_norm_point
+from .._lp import linprog_quiet, min_norm_point
+from ..domains import LinearDescription
 
-__all__ = ["Region", "PolyRegion", "RoundRegion"]
+__all__ = ["Region", "PolyRegion", "RoundRegion", "region_for"]
 
 
 class Region:
@@ -96,40 +97,44 @@ class Region:
 
 
 class PolyRegion(Region):
-    """A box, polytope or hull (``P = K``), in its own full-dimensional coordinates."""
+    """A polytope ``P = K`` in its own full-dimensional coordinates, given by its linear description.
 
-    def __init__(self, domain: Any) -> None:
-        self.domain = domain
-        self.desc = domain.linear_description()
-        self.d = domain.n
-        lo, hi = domain.bounding_box()
-        self.lo, self.hi = np.asarray(lo, float), np.asarray(hi, float)
+    ``support`` gives the row bounds (exact for boxes and hulls, LPs for polytopes) and ``sampler``
+    draws points; :meth:`from_domain` takes both from a polyhedral domain, :meth:`box` builds a box.
+    """
+
+    def __init__(self, desc: LinearDescription, support: Any, sampler: Any) -> None:
+        self.desc = desc
+        self.d = desc.n
+        self.lo, self.hi = np.asarray(desc.lower[: self.d], float), np.asarray(desc.upper[: self.d], float)
         self.scale = max(1.0, float(np.max(np.abs(np.r_[self.lo, self.hi]))))
+        self._support = support
+        self._sampler = sampler
+
+    @classmethod
+    def from_domain(cls, domain: Any) -> PolyRegion:
+        """The region of a polyhedral domain (its outer polytope is the domain itself)."""
+        return cls(domain.outer_polytope(), domain.support, lambda N, rng: domain.sample(N, seed=rng))
+
+    @classmethod
+    def box(cls, lo: Any, hi: Any) -> PolyRegion:
+        """The box ``[lo, hi]`` (row bounds in closed form, uniform samples)."""
+        lo, hi = np.asarray(lo, float), np.asarray(hi, float)
+
+        def support(Phi):
+            a, b = Phi * lo, Phi * hi
+            return np.minimum(a, b).sum(axis=1), np.maximum(a, b).sum(axis=1)
+
+        return cls(LinearDescription.box(lo, hi), support, lambda N, rng: lo + (hi - lo) * rng.random((N, lo.shape[0])))
 
     def outer(self) -> LinearDescription:
         return self.desc
 
     def row_bounds(self, Phi):
-        if isinstance(self.domain, Box):
-            U = np.maximum(Phi * self.lo, Phi * self.hi).sum(axis=1)
-            L = np.minimum(Phi * self.lo, Phi * self.hi).sum(axis=1)
-            return L, U
-        if isinstance(self.domain, Hull):
-            G = self.domain.points @ Phi.T
-            return G.min(axis=0), G.max(axis=0)
-        L = np.empty(Phi.shape[0])
-        U = np.empty(Phi.shape[0])
-        for i, phi in enumerate(Phi):
-            zmax = self._lp_max(phi, np.zeros((0, self.d)), np.zeros(0))
-            zmin = self._lp_max(-phi, np.zeros((0, self.d)), np.zeros(0))
-            box_u = np.maximum(phi * self.lo, phi * self.hi).sum()
-            box_l = np.minimum(phi * self.lo, phi * self.hi).sum()
-            U[i] = box_u if zmax is None else min(box_u, phi @ zmax + 1e-9 * self.scale)
-            L[i] = box_l if zmin is None else max(box_l, phi @ zmin - 1e-9 * self.scale)
-        return L, U
+        return self._support(Phi)
 
     def sample(self, N, rng):
-        return self.domain.sample(N, seed=rng)
+        return self._sampler(N, rng)
 
     def cell_empty(self, Phi_Z, beta_Z):
         return not self._lp_feasible(Phi_Z, beta_Z)
@@ -145,8 +150,8 @@ class PolyRegion(Region):
             norms = np.linalg.norm(D.A_ub[:, :d], axis=1)
             rows.append(np.hstack([D.A_ub, norms[:, None]]))
             rhs.append(D.b_ub)
-        # margin to the coordinate bounds of a box
-        if isinstance(self.domain, Box):
+        # margin to the coordinate bounds when they are the description (a box)
+        if D.is_box:
             eye = np.eye(d)
             rows.append(np.hstack([eye, np.zeros((d, ne)), np.ones((d, 1))]))
             rhs.append(self.hi)
@@ -185,9 +190,19 @@ class RoundRegion(Region):
     exact = False
 
     def __init__(
-        self, d: int, r: float, Phi: np.ndarray, *, s: float = 0.0, positive: bool = False, sphere: bool = False, sides: int = 16
+        self,
+        d: int,
+        r: float,
+        Phi: np.ndarray,
+        *,
+        s: float = 0.0,
+        positive: bool = False,
+        sphere: bool = False,
+        sides: int = 16,
+        sampler: Any = None,
     ):
         self.d, self.r, self.s = d, float(r), float(s)
+        self._sampler = sampler
         self.sides = int(sides)
         self.positive, self.sphere = positive, sphere
         self.witness_ok = not sphere
@@ -202,17 +217,6 @@ class RoundRegion(Region):
         self._rows = np.vstack([Phi, -Phi]) if Phi.size else np.zeros((0, d))
         self._rhs = np.r_[up, dn]
         self._desc: LinearDescription | None = None
-
-    def _domain(self):
-        from ..domains import Ball, PositiveBall, Shell, Sphere
-
-        if self.sphere:
-            return Sphere(self.d, self.r)
-        if self.positive:
-            return PositiveBall(self.d, self.r)
-        if self.s > 0:
-            return Shell(self.d, self.s, self.r)
-        return Ball(self.d, self.r)
 
     def outer(self) -> LinearDescription:
         if self._desc is None:
@@ -285,7 +289,7 @@ class RoundRegion(Region):
         return -nr, nr
 
     def sample(self, N, rng):
-        return self._domain().sample(N, seed=rng)
+        return self._sampler(N, rng)
 
     def add_cut(self, a, beta=None):
         u = np.asarray(a, float)
@@ -400,17 +404,13 @@ class RoundRegion(Region):
 
 
 def region_for(domain: Any, Phi: np.ndarray) -> Region:
-    """The region of a domain (already in full-dimensional coordinates)."""
-    from ..domains import Ball, PositiveBall, Shell, Sphere
-
-    if isinstance(domain, (Box, Polytope, Hull)):
-        return PolyRegion(domain)
-    if isinstance(domain, Ball):
-        return RoundRegion(domain.n, domain.r, Phi)
-    if isinstance(domain, Shell):
-        return RoundRegion(domain.n, domain.r, Phi, s=domain.s)
-    if isinstance(domain, Sphere):
-        return RoundRegion(domain.n, domain.r, Phi, sphere=True)
-    if isinstance(domain, PositiveBall):
-        return RoundRegion(domain.n, domain.r, Phi, positive=True)
-    raise TypeError(f"no region for {domain!r}")
+    """The region of a domain (already in full-dimensional coordinates): exact when polyhedral,
+    outer-approximated when the domain is defined by the norm.
+    """
+    if domain.polyhedral:
+        return PolyRegion.from_domain(domain)
+    rad = domain.radial()
+    if rad is None:
+        raise TypeError(f"no region for {domain!r}: neither polyhedral nor defined by the norm")
+    return RoundRegion(domain.n, rad.r, Phi, s=rad.s, positive=rad.nonnegative, sphere=rad.surface,
+                       sampler=lambda N, rng: domain.sample(N, seed=rng))  # fmt: skip

@@ -1,8 +1,6 @@
-r"""The search of the exact verdict: its state and its stages.
+r"""The stages of the exact verdict's search (the state lives in :mod:`._state`):
 
-* :class:`_Run`: the layer in the domain's own coordinates with unit rows, the deadline,
-  the best upper bound and the verified pair; :class:`_Sub`: one counting problem;
-* stages: seeded samples and a greedy descent (cheap witnesses), the zero-bias
+* seeded samples and a greedy descent (cheap witnesses), the zero-bias
   certificate for near-zero negative biases, one LP per hyperplane (small frames), and
   the counting MILPs with their cuts, round-robin over the subproblems.
 """
@@ -10,116 +8,27 @@ r"""The search of the exact verdict: its state and its stages.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable
 
 import numpy as np
 
-from ..domains import Domain
+from .._budget import BudgetExhausted
+from ._cases import zero_bias_faces
 from ._hyperplanes import HyperplaneInfo
 from ._milp import solve_count
-from ._regions import Region
-from ._witness import build_pair, descend
+from ._state import Run, Sub, lowest
+from ._witness import descend
 
-#: two outputs are equal when they differ by at most PAIR_RTOL * max(1, |output|_inf)
-PAIR_RTOL = 1e-9
-#: the two points of a pair are at least this far apart, relative to max(1, |x|)
-PAIR_MIN_SEPARATION = 1e-9
-#: membership tolerance for the points of a pair (relative, as in Domain.contains)
-PAIR_MEMBERSHIP_TOL = 1e-9
-
-# ---------------------------------------------------------------------------------
-# internal state
-# ---------------------------------------------------------------------------------
+__all__ = ["near_zero_bias", "zero_bias_certificate", "sample_search", "hyperplane_method", "milp_method"]
 
 
-@dataclass
-class _Sub:
-    """One counting problem: rows ``Phi`` (same order as the base rows), bias ``a``, region."""
-
-    name: str
-    Phi: np.ndarray
-    a: np.ndarray
-    region: Region | None
-    lift: Callable[[np.ndarray], np.ndarray | None]
-    lower: int = -1
-    certified: bool = False
-    closed: bool = False
-    bounds: tuple | None = None
-    covers: list = field(default_factory=list)
-    solves: int = 0
-
-
-@dataclass
-class _Run:
-    W: np.ndarray
-    alpha: np.ndarray
-    K: Domain
-    Kr: Any
-    c: np.ndarray
-    U: np.ndarray
-    Phi: np.ndarray
-    a: np.ndarray
-    center: np.ndarray | None
-    deadline: float
-    t0: float
-    report: Callable
-    eps: float
-    tol: float = 0.0
-    scale: float = 1.0
-    notes: list = field(default_factory=list)
-    n_solves: int = 0
-    upper: int | None = None
-    pair: tuple | None = None
-    pair_info: tuple | None = None
-
-    def remaining(self) -> float:
-        return self.deadline - time.perf_counter()
-
-    def to_x(self, z: np.ndarray) -> np.ndarray:
-        return self.c + self.U @ z
-
-    def outputs(self, X: np.ndarray) -> np.ndarray:
-        return np.maximum(X @ self.W.T - self.alpha, 0.0)
-
-    def note_upper(self, count: int) -> None:
-        self.upper = count if self.upper is None else min(self.upper, count)
-
-    def try_witness(self, z: np.ndarray | None) -> bool:
-        """Build and verify a pair from a point ``z`` of the reduced domain; True on success."""
-        if z is None or self.pair is not None:
-            return self.pair is not None
-        built = build_pair(self.Phi, self.a, self.Kr, np.asarray(z, float), self.center)
-        if built is None:
-            return False
-        z1, z2, n_act, rank = built
-        x, y = self.to_x(z1), self.to_x(z2)
-        if _verify_pair(self, x, y):
-            self.pair, self.pair_info = (x, y), (n_act, rank)
-            self.note_upper(n_act)
-            return True
-        return False
-
-
-def _verify_pair(run: _Run, x: np.ndarray, y: np.ndarray) -> bool:
-    if np.linalg.norm(x - y) < PAIR_MIN_SEPARATION * max(1.0, float(np.linalg.norm(x))):
-        return False
-    if not (run.K.contains(x, tol=PAIR_MEMBERSHIP_TOL) and run.K.contains(y, tol=PAIR_MEMBERSHIP_TOL)):
-        return False
-    Lx, Ly = run.outputs(x[None])[0], run.outputs(y[None])[0]
-    return bool(np.max(np.abs(Lx - Ly)) <= PAIR_RTOL * max(1.0, float(np.max(np.abs(Lx)))))
-
-
-def _near_zero_bias(run: _Run) -> bool:
+def near_zero_bias(run: Run) -> bool:
     """Every bias is <= 0, some is not 0, and all are within 5% of the domain's size of 0."""
     a = run.a
     return bool(np.all(a <= 0) and np.any(a < 0) and np.max(np.abs(a)) <= 0.05 * run.scale)
 
 
-def _zero_bias_certificate(run: _Run, h: int, report) -> bool:
+def zero_bias_certificate(run: Run, h: int) -> bool:
     """Try the zero-bias certificate on the faces of the cube with 40% of the remaining time."""
-    from ._cases import zero_bias_faces
-
     subs = zero_bias_faces(run)
     if not subs:
         return False
@@ -127,12 +36,14 @@ def _zero_bias_certificate(run: _Run, h: int, report) -> bool:
         if sub.region is None:  # 0-dimensional faces (n = 1): counted directly
             sub.certified = sub.lower > h
             sub.closed = True
-    deadline, notes = run.deadline, list(run.notes)
-    run.deadline = time.perf_counter() + 0.4 * run.remaining()
+    budget, notes = run.budget, list(run.notes)
+    run.budget = budget.share(fraction=0.4)
     try:
-        _milp_method(run, subs, h, True, report, run.eps)
+        milp_method(run, subs, h, True, run.eps)
+    except BudgetExhausted:
+        pass  # the share ran out; the parent budget decides whether to go on
     finally:
-        run.deadline = deadline
+        run.budget = budget
         run.notes[:] = notes  # the zero-bias attempt's own remarks are not about this layer
     if all(s.certified for s in subs):
         run.notes.append("the biases are <= 0 and near 0: certified at zero bias, which covers every bias <= 0")
@@ -141,18 +52,25 @@ def _zero_bias_certificate(run: _Run, h: int, report) -> bool:
     return False
 
 
-def _sample_search(run: _Run, subs: list, h: int, n_samples: int, rng) -> None:
+def sample_search(run: Run, subs: list, h: int, n_samples: int, rng) -> None:
     for sub in subs:
         if run.pair is not None or sub.region is None:
             continue
-        if n_samples == 0 or run.remaining() <= 0:
+        if n_samples == 0:
             break
-        N = max(1, min(n_samples, 20_000_000 // max(sub.Phi.shape[0], 1)))  # bounded memory
+        run.report("samples")
+        m = max(sub.Phi.shape[0], 1)
+        N = max(1, min(n_samples, run.budget.rows(8 * (m + sub.Phi.shape[1]), fraction=0.1)))  # bounded memory
         S = sub.region.sample(N, rng)
-        counts = (S @ sub.Phi.T - sub.a >= 0).sum(axis=1)
+        counts = np.empty(S.shape[0], dtype=np.int64)
+        step = max(1, run.budget.rows(8 * m, fraction=0.05))
+        for s0 in range(0, S.shape[0], step):
+            counts[s0 : s0 + step] = (S[s0 : s0 + step] @ sub.Phi.T - sub.a >= 0).sum(axis=1)
+            run.report("samples")
         order = np.argsort(counts, kind="stable")
         lifted_best = None
         for i in order[:50]:
+            run.report("samples")
             z = sub.lift(S[i])
             if z is None:
                 continue
@@ -165,8 +83,9 @@ def _sample_search(run: _Run, subs: list, h: int, n_samples: int, rng) -> None:
         budget = min(0.1 * run.remaining(), 1.0 + 0.02 * run.remaining())
         stop = time.perf_counter() + budget
         for i in order[:5]:
-            if time.perf_counter() > stop or run.remaining() <= 0:
+            if time.perf_counter() > stop:
                 break
+            run.report("greedy descent")
             got = descend(sub.Phi, sub.a, sub.region, S[i], target=h, deadline=stop)
             run.n_solves += 1
             if got is None:
@@ -180,7 +99,7 @@ def _sample_search(run: _Run, subs: list, h: int, n_samples: int, rng) -> None:
                 return
 
 
-def _hyperplane_method(run: _Run, subs: list, info: HyperplaneInfo, shift: float) -> bool:
+def hyperplane_method(run: Run, subs: list, info: HyperplaneInfo, shift: float) -> bool:
     """One LP per (subproblem, hyperplane set); True when decided (pair or all cells empty).
 
     A cell counts as empty when it misses the domain at the bias ``a + shift`` (``shift =
@@ -195,9 +114,7 @@ def _hyperplane_method(run: _Run, subs: list, info: HyperplaneInfo, shift: float
         norms = np.linalg.norm(sub.Phi, axis=1)
         eps = shift * norms
         for T in info.sets:
-            if run.remaining() <= 0:
-                run.notes.append("time limit reached during the hyperplane LPs")
-                return False
+            run.report("hyperplane LPs")
             Z = ~T
             run.n_solves += 1
             if sub.region.cell_empty(sub.Phi[Z], sub.a[Z] + eps[Z]):
@@ -214,7 +131,7 @@ def _hyperplane_method(run: _Run, subs: list, info: HyperplaneInfo, shift: float
     return True
 
 
-def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: float) -> None:
+def milp_method(run: Run, subs: list, h: int, usable: bool, shift: float) -> None:
     """Counting MILPs at the bias ``a + shift``, round-robin over the subproblems until decided.
 
     On an exact region one solve settles it (optimum > h: certificate; else its incumbent's
@@ -229,7 +146,10 @@ def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: flo
             sub.solves = 0
     open_subs = [s for s in subs if not (s.certified or s.closed) and s.region is not None]
     tried_margin: set[int] = set()
-    while open_subs and run.pair is None and run.remaining() > 0.05:
+    while open_subs and run.pair is None:
+        run.report("milp", lower=lowest(subs))
+        if run.remaining() <= 0.05:
+            break
         for sub in list(open_subs):
             if run.pair is not None or run.remaining() <= 0.05:
                 break
@@ -250,7 +170,7 @@ def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: flo
             run.n_solves += 1
             if shift >= 0:  # bounds at a lowered bias are not bounds at alpha
                 sub.lower = max(sub.lower, res.lower)
-            report({"stage": f"milp {sub.name}".strip(), "lower": _lower(subs), "upper": run.upper})
+            run.report(f"milp {sub.name}".strip(), lower=lowest(subs))
             if res.lower > h and usable:
                 sub.certified = True
                 open_subs.remove(sub)
@@ -267,7 +187,7 @@ def _milp_method(run: _Run, subs: list, h: int, usable: bool, report, shift: flo
             open_subs.remove(sub)
 
 
-def _process_candidate(run: _Run, sub: _Sub, res, beta, norms, h: int, tried_margin: set) -> bool:
+def _process_candidate(run: Run, sub: Sub, res, beta, norms, h: int, tried_margin: set) -> bool:
     """Turn an incumbent into a witness or a cut; True when the subproblem should be solved again."""
     Z = ~res.on
     region = sub.region

@@ -4,8 +4,9 @@ The construction is the proof of Thm "Injectivity of ReLU layers II": at a point
 ``K`` whose active rows ``I`` miss a direction ``v`` (``<v, phi_i> = 0`` for ``i in I``)
 and whose inactive rows are strictly inactive (margin ``mu > 0``), the points ``z`` and
 ``z + s v`` have the same output for ``0 < s < mu / max_i |<v, phi_i>|`` (inactive rows
-stay off, active ones keep their value). If ``z`` lies on the boundary of ``K`` it is first
-moved a little toward an interior point: the inactive rows keep a margin, and the new
+stay off, active ones keep their value). If ``z`` lies on the boundary of ``K`` (by the domain's
+own :meth:`~relu_frames_nb.domains.Domain.margin`) it is first moved a little toward an
+interior point: the inactive rows keep a margin, and the new
 active set is a subset of ``I`` (so it still fails to span). ``s`` is then also kept below
 the distance to the boundary of ``K``.
 
@@ -19,11 +20,9 @@ import time
 
 import numpy as np
 
-from ..domains import Ball, PositiveBall, RealSpace, Shell
-from ..domains.polyhedral import Box, Hull, Polytope
-from ._ldp import null_space
+from .._lp import null_space
 
-__all__ = ["margin_to_boundary", "build_pair", "descend", "active_rank"]
+__all__ = ["build_pair", "descend", "active_rank"]
 
 #: relative tolerance of rank decisions at a witness
 RANK_RTOL = 1e-10
@@ -39,29 +38,6 @@ def active_rank(Phi: np.ndarray, a: np.ndarray, z: np.ndarray) -> tuple[np.ndarr
     return active, int(np.sum(s > RANK_RTOL * max(s[0], 1e-300)))
 
 
-def margin_to_boundary(K, z: np.ndarray) -> float | None:
-    """A lower bound of the distance from ``z`` to the boundary of ``K`` (negative outside; None if unknown)."""
-    if isinstance(K, RealSpace):
-        return float("inf")
-    nz = float(np.linalg.norm(z))
-    if isinstance(K, Shell):
-        return min(K.r - nz, nz - K.s)
-    if isinstance(K, PositiveBall):
-        return min(K.r - nz, float(np.min(z)))
-    if isinstance(K, Ball):
-        return K.r - nz
-    if isinstance(K, Box):
-        return float(np.min(np.minimum(z - K.lo, K.hi - z)))
-    if isinstance(K, Polytope):
-        return float(np.min((K.b - K.A @ z) / np.linalg.norm(K.A, axis=1)))
-    if isinstance(K, Hull):
-        eq = K._facet_equations()
-        if eq is not None:
-            return float(np.min(-(eq[:, :-1] @ z + eq[:, -1])))
-        return None
-    return None
-
-
 def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndarray | None):
     """A colliding pair ``(z1, z2)`` in ``K`` near ``z``, or None (see the module docstring).
 
@@ -72,7 +48,7 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
     active, rank = active_rank(Phi, a, z)
     if rank >= d:
         return None
-    rho = margin_to_boundary(K, z)
+    rho = K.margin(z)
     if rho is not None and rho <= 1e-12 * scale:
         if center is None:
             return None
@@ -86,7 +62,7 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
         active, rank = active_rank(Phi, a, z)
         if rank >= d:
             return None
-        rho = margin_to_boundary(K, z)
+        rho = K.margin(z)
         if rho is not None and rho <= 0:
             return None
     pre = Phi @ z - a
@@ -107,9 +83,9 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
     if not np.isfinite(s) or s <= 0:
         return None
     y = z + s * v
-    if rho is None:  # unknown distance to the boundary: halve until inside
+    if rho is None:  # unknown distance to the boundary: halve until membership is certain
         for _ in range(40):
-            if K.contains(y, tol=0.0):
+            if K.contains_certified(y):
                 break
             s *= 0.5
             y = z + s * v

@@ -20,7 +20,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._children import die_with_parent
 from .._progress import Progress
+from .._threads import limit_blas_threads
 from .._validation import as_count
 from ..errors import InputError
 
@@ -266,29 +268,14 @@ class Cache:
         write_npz(self.dir / f"{name}.npz", arrays, meta)
 
 
-def _exit_with_parent(parent: int) -> None:
-    """Worker side: end this process when the parent that started it is gone (killed, say)."""
-    import threading
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
 def _worker_init(parent: int) -> None:
     """Worker initializer: exit with the parent, one BLAS thread per process."""
-    _exit_with_parent(parent)
+    die_with_parent(parent)
     _limit_blas_threads()
 
 
 def _limit_blas_threads() -> None:
     """One BLAS thread per process (the environment variables, and threadpoolctl if available)."""
-    from .._threads import limit_blas_threads
-
     for var in _THREAD_VARS:
         os.environ.setdefault(var, "1")
     limit_blas_threads()

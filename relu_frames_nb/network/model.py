@@ -1,13 +1,16 @@
-r"""A network of ReLU layers :math:`x \mapsto C_L(\dots C_2(C_1(x)))`, from (W, b) pairs, a PyTorch
-state dict or a fitted scikit-learn MLP.
+r"""A network of ReLU layers :math:`x \mapsto C_L(\dots C_2(C_1(x)))`, from ReLU layers, PyTorch-convention
+``(W, b)`` pairs (:meth:`Network.from_weights`), a PyTorch state dict or a fitted scikit-learn MLP.
 
 Layers are stored as raw weights in the PyTorch convention ``ReLU(W x + b)`` (the paper's
 bias is ``alpha = -b``), so that weights the :class:`~relu_frames_nb.frames.Frame` class
-refuses (zero rows, rank below the input dimension) can still be run and checked.
+refuses (zero rows, rank below the input dimension) can still be run and checked. A raw pair
+is accepted only by the constructor whose name says the convention (:meth:`Network.from_weights`):
+the bias convention is never guessed. Check a network with :func:`relu_frames_nb.check`.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 import numpy as np
@@ -41,15 +44,32 @@ def _as_weights(W: Any, b: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
     return W_arr, b_arr
 
 
+#: what to say when a raw pair arrives where its bias convention would have to be guessed
+CONVENTION_HELP = (
+    "a raw (W, bias) pair does not say whether the bias is added (PyTorch: ReLU(W x + b)) or subtracted (the paper: "
+    "ReLU(W x - alpha)); build rf.ReLULayer(W, alpha) for the paper's convention or rf.ReLULayer.from_weights(W, b) "
+    "for PyTorch's, and rf.Network.from_weights([(W1, b1), ...]) for a network of PyTorch-convention pairs"
+)
+
+
 def _layer_weights(item: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     name = f"layer {k}"
     if isinstance(item, ReLULayer):
         return _as_weights(item.frame.vectors, -np.asarray(item.alpha), name)
     if isinstance(item, (tuple, list)) and len(item) == 2:
-        return _as_weights(item[0], item[1], name)
-    raise InputError(
-        f"{name} must be a (W, b) pair (PyTorch convention ReLU(W x + b)) or a ReLULayer; got {type(item).__name__}."
-    )
+        raise InputError(f"{name} must be a ReLULayer; got a {type(item).__name__} of two arrays: {CONVENTION_HELP}.")
+    raise InputError(f"{name} must be a ReLULayer; got {type(item).__name__}. {CONVENTION_HELP[0].upper()}{CONVENTION_HELP[1:]}.")
+
+
+def _natural_key(name: str) -> list:
+    """``fc10`` after ``fc2``: digits compare as numbers."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", name) if t]
+
+
+def _chains(found: list) -> bool:
+    """Whether each layer's input size is the previous layer's output size."""
+    shapes = [np.shape(W) for _, W, _ in found]
+    return all(shapes[k][1] == shapes[k - 1][0] for k in range(1, len(shapes)))
 
 
 class Network:
@@ -57,11 +77,10 @@ class Network:
 
     Parameters
     ----------
-    layers : sequence of (W, b) pairs or ReLULayer
-        In order from the input. A pair is in the PyTorch convention ``ReLU(W x + b)`` with
-        ``W`` of shape ``(m_k, m_{k-1})`` and ``b`` of shape ``(m_k,)`` or ``None``; a
-        :class:`~relu_frames_nb.ReLULayer` (paper convention, ``b = -alpha``) is accepted too.
-        Zero rows and rank-deficient weights are allowed (they are checked, not refused).
+    layers : sequence of ReLULayer
+        In order from the input (each layer says its own convention). Raw ``(W, b)`` pairs
+        are refused here: use :meth:`from_weights` (PyTorch's convention ``ReLU(W x + b)``),
+        which also accepts zero rows and rank-deficient weights (they are checked, not refused).
     note : str, optional
         What the network leaves out of the model it came from (e.g. an output layer), shown
         in the verdict.
@@ -69,7 +88,7 @@ class Network:
     Raises
     ------
     InputError
-        If there is no layer or a layer is not a pair of numeric arrays.
+        If there is no layer or a layer is not a ReLULayer.
     DimensionMismatchError
         If a layer's input dimension differs from the previous layer's output dimension.
 
@@ -78,7 +97,7 @@ class Network:
     >>> import numpy as np, relu_frames_nb as rf
     >>> from relu_frames_nb.network import Network
     >>> rng = np.random.default_rng(0)
-    >>> net = Network([(rng.standard_normal((6, 2)), -np.ones(6)), (rng.standard_normal((9, 6)), None)])
+    >>> net = Network.from_weights([(rng.standard_normal((6, 2)), -np.ones(6)), (rng.standard_normal((9, 6)), None)])
     >>> net
     Network(2 -> 6 -> 9)
     >>> net(np.zeros((4, 2))).shape
@@ -87,14 +106,27 @@ class Network:
 
     def __init__(self, layers: Any, *, note: str = "") -> None:
         if isinstance(layers, Network):
-            layers = list(layers)
-        try:
-            items = list(layers)
-        except TypeError:
-            raise InputError(f"layers must be a list of (W, b) pairs or ReLULayers; got {type(layers).__name__}.") from None
-        if not items:
+            weights = list(layers.weights)
+            note = note or layers.note
+        else:
+            try:
+                items = list(layers)
+            except TypeError:
+                raise InputError(f"layers must be a list of ReLULayers; got {type(layers).__name__}.") from None
+            if not items:
+                raise InputError("layers must contain at least one layer; got an empty list.")
+            weights = [_layer_weights(item, k + 1) for k, item in enumerate(items)]
+        self._set_weights(weights, note)
+
+    @classmethod
+    def _from_pairs(cls, pairs: list, note: str = "") -> Network:
+        net = cls.__new__(cls)
+        net._set_weights([_as_weights(W, b, f"layer {k + 1}") for k, (W, b) in enumerate(pairs)], note)
+        return net
+
+    def _set_weights(self, weights: list, note: str) -> None:
+        if not weights:
             raise InputError("layers must contain at least one layer; got an empty list.")
-        weights = [_layer_weights(item, k + 1) for k, item in enumerate(items)]
         for k in range(1, len(weights)):
             prev, W = weights[k - 1][0], weights[k][0]
             if W.shape[1] != prev.shape[0]:
@@ -104,17 +136,66 @@ class Network:
                 )
         self._weights: tuple[tuple[np.ndarray, np.ndarray], ...] = tuple(weights)
         self.note = str(note)
+        #: the layers' names (from a state dict), else "layer 1", "layer 2", ...
+        self.names: tuple[str, ...] = tuple(f"layer {k + 1}" for k in range(len(weights)))
 
     # -- loaders ---------------------------------------------------------------------------------
     @classmethod
-    def from_state_dict(cls, state: Any) -> Network:
-        """The linear layers of a PyTorch state dict, each followed by a ReLU.
+    def from_weights(cls, pairs: Any, *, note: str = "") -> Network:
+        """A network from ``(W, b)`` pairs in **PyTorch's convention** ``ReLU(W x + b)`` (the paper's ``alpha = -b``).
+
+        Parameters
+        ----------
+        pairs : sequence of (W, b)
+            In order from the input; ``W`` of shape ``(m_k, m_{k-1})`` and ``b`` of shape
+            ``(m_k,)`` or ``None`` (no bias). Zero rows and rank-deficient weights are allowed.
+        note : str, optional
+            What the network leaves out of the model it came from.
+
+        Returns
+        -------
+        Network
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> Network.from_weights([(np.eye(2), np.zeros(2)), (np.ones((3, 2)), None)])
+        Network(2 -> 2 -> 3)
+        """
+        try:
+            items = list(pairs)
+        except TypeError:
+            raise InputError(f"pairs must be a list of (W, b) pairs; got {type(pairs).__name__}.") from None
+        if not items:
+            raise InputError("pairs must contain at least one (W, b) pair; got an empty list.")
+        out = []
+        for k, item in enumerate(items):
+            if isinstance(item, ReLULayer):
+                out.append((item.frame.vectors, -np.asarray(item.alpha)))
+                continue
+            if not (isinstance(item, (tuple, list)) and len(item) == 2):
+                raise InputError(
+                    f"pairs[{k}] must be a (W, b) pair (PyTorch convention ReLU(W x + b)); got {type(item).__name__}."
+                )
+            out.append((item[0], item[1]))
+        return cls._from_pairs(out, note)
+    @classmethod
+    def from_state_dict(cls, state: Any, *, order: str = "given") -> Network:
+        """The linear layers of a PyTorch state dict, each followed by a ReLU (PyTorch's convention ``ReLU(W x + b)``).
 
         Linear layers are the 2-D entries whose name ends in ``.weight`` (or is ``weight``),
-        in the dict's order, with the entry ``<prefix>.bias`` when present. Other entries
-        (1-D weights of normalisation layers, running statistics, counters) are ignored and
-        named in :attr:`note`; a weight of more than two dimensions (a convolution) is refused.
-        No torch import is needed: tensors are read through ``.detach().cpu()``.
+        with the entry ``<prefix>.bias`` when present. Other entries (1-D weights of
+        normalisation layers, running statistics, counters) are ignored and named in
+        :attr:`note`; a weight of more than two dimensions (a convolution) or a 0-D one is
+        refused. No torch import is needed: tensors are read through ``.detach().cpu()``.
+        The layer names are kept in :attr:`names`.
+
+        ``order="given"`` composes the layers in the dict's order (PyTorch keeps the order in
+        which the modules were registered); ``order="natural"`` sorts them by name with numbers
+        compared as numbers (``fc2`` before ``fc10``), for files whose order means nothing (an
+        ``.npz`` saved from a sorted dict). Either way, when the chosen order does not chain
+        (an output size differs from the next input size) and the other one does, the other
+        one is used and :attr:`note` says so.
 
         The last linear layer of a classifier usually has no ReLU; slice it off with
         ``net[:-1]``. A certificate for the network with a ReLU after every layer also proves
@@ -138,10 +219,11 @@ class Network:
         """
         if not hasattr(state, "items"):
             raise InputError(f"state must be a mapping of names to arrays (a state dict); got {type(state).__name__}.")
-        state = dict(state.items())
-        layers, used, ignored = [], set(), []
+        if order not in ("given", "natural"):
+            raise InputError(f"order must be 'given' or 'natural'; got {order!r}.")
+        state = {str(k): v for k, v in state.items()}
+        found, used = [], set()
         for key, value in state.items():
-            key = str(key)
             if not (key == "weight" or key.endswith(".weight")):
                 continue
             ndim = getattr(value, "ndim", None)
@@ -153,24 +235,34 @@ class Network:
                         f"state[{key!r}] must be the 2-D weight of a linear layer; got {ndim}-D shape "
                         f"{tuple(np.shape(value))} (a convolution?). Only fully connected networks are supported."
                     )
-                continue
+                if ndim == 0:
+                    raise InputError(f"state[{key!r}] must be the 2-D weight of a linear layer; got a 0-D value (a scalar).")
+                continue  # a 1-D weight: a normalisation layer's scale, named in the note
             prefix = key[: -len("weight")]
             bias_key = prefix + "bias"
-            layers.append((value, state.get(bias_key)))
+            found.append((prefix.rstrip(".") or "weight", value, state.get(bias_key)))
             used.update({key, bias_key})
-        ignored = [str(k) for k in state if str(k) not in used]
-        if not layers:
+        ignored = [k for k in state if k not in used]
+        if not found:
             raise InputError(
                 f"state must contain at least one 2-D '*.weight' entry (a linear layer); got the keys {list(state)[:8]}."
             )
+        orders = {"given": found, "natural": sorted(found, key=lambda t: _natural_key(t[0]))}
+        first, second = (order, "natural" if order == "given" else "given")
+        chosen, remark = orders[first], ""
+        if not _chains(chosen) and _chains(orders[second]):
+            chosen = orders[second]
+            remark = f"layers composed in {second} order of their names (the {first} order does not chain)"
         try:
-            net = cls(layers)
+            net = cls._from_pairs([(W, b) for _, W, b in chosen])
         except DimensionMismatchError as exc:
-            names = [k for k in state if str(k) in used and str(k).endswith("weight")]
-            raise DimensionMismatchError(f"{exc} (linear layers in order: {names})") from None
+            raise DimensionMismatchError(f"{exc} (linear layers in order: {[name for name, _, _ in chosen]})") from None
+        net.names = tuple(name for name, _, _ in chosen)
+        parts = [remark] if remark else []
         if ignored:
             shown = ", ".join(ignored[:6]) + (", ..." if len(ignored) > 6 else "")
-            net.note = f"state dict entries ignored (not linear layers): {shown}"
+            parts.append(f"state dict entries ignored (not linear layers): {shown}")
+        net.note = "; ".join(parts)
         return net
 
     @classmethod
@@ -234,7 +326,7 @@ class Network:
             if include_output
             else f"the output layer ({out}, {np.shape(coefs[-1])[1]} units) is not a ReLU layer and is not checked"
         )
-        return cls(layers, note=note)
+        return cls._from_pairs(layers, note=note)
 
     # -- the sequence of layers ------------------------------------------------------------------
     @property
@@ -271,7 +363,9 @@ class Network:
 
     def __getitem__(self, k: Any) -> Any:
         if isinstance(k, slice):
-            return Network(self._weights[k], note=self.note)
+            net = Network._from_pairs(list(self._weights[k]), note=self.note)
+            net.names = self.names[k]
+            return net
         return self._weights[k]
 
     def __repr__(self) -> str:
@@ -288,9 +382,3 @@ class Network:
     def __call__(self, X: Any) -> np.ndarray:
         """Batched forward pass through every layer: shape ``(m_L,)`` or ``(N, m_L)``."""
         return self.forward(X)
-
-    def check(self, K: Any, *, time_limit: float = 60.0, progress: Any = None, tol: float = 1e-8, seed: Any = 0) -> Any:
-        """Check injectivity on ``K`` layer by layer: see :func:`~relu_frames_nb.network.check_network`."""
-        from .check import check_network
-
-        return check_network(self, K, time_limit=time_limit, progress=progress, tol=tol, seed=seed)

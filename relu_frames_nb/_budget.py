@@ -1,0 +1,141 @@
+"""Budgets for long work: a deadline, a memory allowance and progress, shared by every stage.
+
+A :class:`Budget` is created once at the front door (:func:`relu_frames_nb.check`) and handed
+down. Loops call :meth:`Budget.check`, which moves the progress bar and raises
+:class:`BudgetExhausted` once the deadline has passed; the stage that catches it reports what it
+reached. Array work is cut into chunks that fit the memory allowance (:meth:`Budget.rows`).
+A stage that cannot look at the clock (one call into a solver) gets the remaining time as its
+own limit (:meth:`Budget.remaining`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ._progress import Progress, as_progress
+from ._validation import as_nonnegative, as_positive
+
+__all__ = ["Budget", "BudgetExhausted", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
+
+#: seconds for one check, everywhere (API, command line, explorers use less)
+DEFAULT_TIME_LIMIT = 30.0
+#: bytes of working memory one check may use
+DEFAULT_MEMORY = 2 * 1024**3
+
+
+class BudgetExhausted(Exception):
+    """The deadline passed during ``stage`` (internal: caught by the stage runner)."""
+
+    def __init__(self, stage: str = "") -> None:
+        super().__init__(f"time limit reached during {stage or 'the check'}")
+        self.stage = stage
+
+
+class Budget:
+    """A deadline, a memory allowance and a progress display.
+
+    Parameters
+    ----------
+    time_limit : float or None
+        Seconds from now; None means no limit.
+    memory : float
+        Bytes of working memory (default 2 GiB).
+    progress : None, bool or callable
+        The package's progress protocol (see :mod:`relu_frames_nb._progress`); the bar counts seconds.
+    desc : str
+        Label of the bar.
+    """
+
+    def __init__(
+        self, time_limit: Any = DEFAULT_TIME_LIMIT, *, memory: Any = DEFAULT_MEMORY, progress: Any = False, desc: str = "check"
+    ) -> None:
+        self.t0 = time.perf_counter()
+        limit = math.inf if time_limit is None else as_nonnegative(time_limit, "time_limit")
+        self.time_limit = limit
+        self.deadline = self.t0 + limit
+        self.memory = float(as_positive(memory, "memory_limit"))
+        self.stage_name = ""
+        self.stages: list[str] = []
+        progress = as_progress(progress)
+        total = limit if math.isfinite(limit) else 0.0
+        self._progress = Progress(progress, round(total, 1), expected_seconds=min(limit, 60.0), unit="s", desc=desc, leave=False)
+        self._parent: Budget | None = None
+
+    # -- time -------------------------------------------------------------------------
+    def elapsed(self) -> float:
+        """Seconds since the budget was created."""
+        return time.perf_counter() - self.t0
+
+    def remaining(self) -> float:
+        """Seconds left (``inf`` without a limit, 0 once expired)."""
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def expired(self) -> bool:
+        """True once the deadline has passed."""
+        return time.perf_counter() >= self.deadline
+
+    def check(self, stage: str | None = None, **info: Any) -> None:
+        """Move the progress display; raise :class:`BudgetExhausted` once the deadline has passed."""
+        if stage is not None and stage != self.stage_name:
+            self.stage(stage)
+        root = self._root()
+        root._progress.set(round(root.elapsed(), 1), **({"stage": self.stage_name} | info))
+        if self.expired():
+            raise BudgetExhausted(self.stage_name)
+
+    def stage(self, name: str, **info: Any) -> None:
+        """Enter a named stage (shown with the progress and kept for the report)."""
+        self.stage_name = name
+        root = self._root()
+        if root is not self:
+            root.stage_name = name
+        if not root.stages or root.stages[-1] != name:
+            root.stages.append(name)
+        root._progress.set(round(root.elapsed(), 1), force=True, stage=name, **info)
+
+    def share(self, *, fraction: float = 1.0, seconds: float | None = None) -> Budget:
+        """A budget for one stage: a fraction of the time left (and/or at most ``seconds``), the same memory."""
+        child = Budget.__new__(Budget)
+        child.t0 = time.perf_counter()
+        limit = self.remaining() * fraction
+        if seconds is not None:
+            limit = min(limit, seconds)
+        child.time_limit = limit
+        child.deadline = min(self.deadline, child.t0 + limit)
+        child.memory = self.memory
+        child.stage_name = self.stage_name
+        child.stages = self.stages
+        child._progress = self._progress
+        child._parent = self
+        return child
+
+    def _root(self) -> Budget:
+        b = self
+        while b._parent is not None:
+            b = b._parent
+        return b
+
+    # -- memory -------------------------------------------------------------------------
+    def rows(self, bytes_per_row: float, *, fraction: float = 0.25, minimum: int = 1, maximum: int | None = None) -> int:
+        """How many rows of ``bytes_per_row`` bytes fit in ``fraction`` of the memory allowance."""
+        k = int(self.memory * fraction // max(float(bytes_per_row), 1.0))
+        k = max(minimum, k)
+        return k if maximum is None else min(k, maximum)
+
+    def close(self) -> None:
+        """Close the progress display (only the budget that created it does)."""
+        if self._parent is None:
+            self._progress.close()
+
+    def __enter__(self) -> Budget:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def unlimited() -> Budget:
+    """A budget without a deadline, silent, with the default memory (for direct calls of the algorithms)."""
+    return Budget(None, progress=False)

@@ -1,0 +1,186 @@
+r"""The front door: :func:`check` answers "is this layer (or network) injective on K?".
+
+One function for a :class:`~relu_frames_nb.ReLULayer` and a :class:`~relu_frames_nb.Network`
+alike, one result (:class:`~relu_frames_nb.verdict.Verdict`), one budget for the whole check.
+The command line, the IPython extension, the explorers, the notebooks and the book all call it.
+
+The old entry points stay for one release as thin aliases that warn and return the same
+:class:`Verdict`: :func:`decide` (= ``check(..., method="auto")``), :func:`exact_verdict`
+(= ``method="exact"``) and :func:`check_network`.
+
+A bias convention is never guessed: a raw ``(W, v)`` pair is refused everywhere, with a
+message naming :class:`~relu_frames_nb.ReLULayer` (the paper's ``ReLU(W x - alpha)``) and
+:meth:`~relu_frames_nb.ReLULayer.from_weights` / :meth:`~relu_frames_nb.Network.from_weights`
+(PyTorch's ``ReLU(W x + b)``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ._budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, Budget
+from ._layer_check import METHODS, check_weights
+from ._validation import as_choice, as_count, as_nonnegative
+from .domains.samples import as_domain
+from .errors import InputError
+from .layer import ReLULayer
+from .network import Network
+from .network.check import check_network as _check_network
+from .network.model import CONVENTION_HELP
+from .verdict import Verdict
+
+__all__ = ["check", "decide", "exact_verdict", "check_network", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
+
+#: what the verdict says about the bias of a lone layer
+LAYER_BIAS = "bias read in the paper's convention ReLU(W x - alpha) (a ReLULayer)"
+
+
+def _model(model: Any) -> ReLULayer | Network:
+    if isinstance(model, (ReLULayer, Network)):
+        return model
+    if isinstance(model, (tuple, list)) and len(model) == 2 and all(hasattr(v, "__len__") for v in model):
+        raise InputError(f"model must be a ReLULayer or a Network; got a {type(model).__name__} of two arrays: "
+                         f"{CONVENTION_HELP}.")  # fmt: skip
+    if isinstance(model, (tuple, list)):
+        raise InputError(f"model must be a ReLULayer or a Network; got a {type(model).__name__}. For a list of "
+                         "(W, b) pairs in PyTorch's convention use rf.Network.from_weights(pairs).")  # fmt: skip
+    raise InputError(f"model must be a ReLULayer or a Network; got {type(model).__name__}. {CONVENTION_HELP[0].upper()}"
+                     f"{CONVENTION_HELP[1:]}.")  # fmt: skip
+
+
+def check(
+    model: Any,
+    K: Any,
+    *,
+    method: str = "auto",
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    memory_limit: float = DEFAULT_MEMORY,
+    progress: Any = None,
+    seed: Any = 0,
+    n_samples: int = 4000,
+    points: Any = None,
+    polytope: Any = None,
+    max_facets: int = 200_000,
+    max_candidates: int = 400,
+) -> Verdict:
+    r"""Is ``model`` injective on ``K``? A proof either way, or "undetermined" with what was reached.
+
+    Parameters
+    ----------
+    model : ReLULayer or Network
+        A layer :math:`\mathrm{ReLU}(\Phi x - \alpha)` (build it with ``rf.ReLULayer(W, alpha)``
+        or, from PyTorch weights, ``rf.ReLULayer.from_weights(W, b)``) or a network
+        (``rf.Network.from_weights``, ``.from_state_dict``, ``.from_sklearn``). A raw
+        ``(W, v)`` pair is refused: its bias convention would have to be guessed.
+    K : Domain or array_like, shape (N, n)
+        The domain (an array is a finite data set, answered exactly).
+    method : {"auto", "fast", "exact"}
+        ``"fast"``: the paper's tests only (polytope bias, rectifying test with a collision
+        search, Tukey depth); ``"exact"``: the exact stage only (MILP certificate or a verified
+        pair); ``"auto"``: both, in that order (the fast tests get at most half of the time).
+    time_limit : float or None, default 30
+        Seconds for the whole check; the answer comes within the limit plus a little (one solver
+        call's overshoot) as "undetermined" with what was reached. None: no limit.
+    memory_limit : float, default 2 GiB
+        Bytes of working memory; large products are cut into chunks that fit.
+    progress : None, bool or callable
+        The package's progress protocol: a bar on stderr counting seconds against the limit
+        (``None``: only in a terminal), or a callable receiving dicts with ``done``, ``total``,
+        ``stage`` and the bounds reached.
+    seed : int, optional
+        Seed of every random choice (samples of ``K``); the verdict is reproducible.
+    n_samples : int, default 4000
+        Points of ``K`` for the rectifying test of the fast stage.
+    points : array_like, shape (N, n), optional
+        Points of ``K`` to use instead of samples in the rectifying test.
+    polytope : BiasEstimate or Exception, optional
+        The polytope bias of the layer on ``K`` if already computed (or the error it raised).
+    max_facets : int, default 200000
+        Facet limit of the polytope bias (see :func:`~relu_frames_nb.polytope_bias`).
+    max_candidates : int, default 400
+        Non-rectifying sample points handed to the collision search.
+
+    Returns
+    -------
+    Verdict
+        ``status``, ``method``, ``text``, ``certificate`` or ``pair`` (checked in your
+        coordinates), ``bounds``, ``layers`` (networks), ``to_dict()``.
+
+    Notes
+    -----
+    The problem is normalised once (:mod:`relu_frames_nb._normal`: every row, its bias and the
+    domain scaled by powers of two, which is exact), so the verdict does not change when ``K``
+    and the bias, or a row and its bias, are scaled by the same factor, and does not depend on
+    the order of the rows.
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5), rf.Ball(2)).status
+    'injective'
+    >>> v = rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45), rf.Ball(2))
+    >>> v.status, v.pair is not None
+    ('not injective', True)
+    """
+    model = _model(model)
+    n = model.n
+    K = as_domain(K, n)
+    method = as_choice(method, "method", METHODS)
+    if time_limit is not None:
+        time_limit = as_nonnegative(time_limit, "time_limit")
+    n_samples = as_count(n_samples, "n_samples")
+    max_facets = as_count(max_facets, "max_facets")
+    max_candidates = as_count(max_candidates, "max_candidates")
+    with Budget(time_limit, memory=memory_limit, progress=progress, desc="check") as budget:
+        if isinstance(model, Network):
+            v = _check_network(model, K, method=method, budget=budget, seed=seed)
+        else:
+            W, alpha = np.asarray(model.frame.vectors), np.asarray(model.alpha)
+            v = check_weights(W, alpha, K, method=method, budget=budget, seed=seed, n_samples=n_samples, points=points,
+                              polytope=polytope, max_facets=max_facets, max_candidates=max_candidates)  # fmt: skip
+            v.details.setdefault("bias", LAYER_BIAS)
+        v.details["stages"] = list(budget.stages)
+        v.details["time_limit"] = time_limit
+        return v
+
+
+# ---------------------------------------------------------------------------------
+# the old entry points, one release more
+# ---------------------------------------------------------------------------------
+
+
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(f"rf.{old} is deprecated and will be removed in the next release; use {new} (the same Verdict).",
+                  DeprecationWarning, stacklevel=3)  # fmt: skip
+
+
+def decide(layer: Any, K: Any = None, *, domain: Any = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
+           progress: Any = None, seed: Any = 0, **kwargs: Any) -> Verdict:  # fmt: skip
+    """Deprecated: ``rf.check(layer, K)`` (the fast tests, then the exact stage)."""
+    _deprecated("decide", "rf.check(layer, K)")
+    if domain is not None:
+        if K is not None:
+            raise TypeError("decide() got both 'domain' (deprecated) and 'K'; pass only 'K'.")
+        K = domain
+    exact = kwargs.pop("exact", True)
+    kwargs.pop("tol", None)  # the bias comparison's tolerance is BIAS_RTOL now
+    method = "auto" if exact else "fast"
+    return check(layer, K, method=method, time_limit=time_limit, progress=progress, seed=seed, **kwargs)
+
+
+def exact_verdict(layer: Any, K: Any, *, time_limit: float | None = DEFAULT_TIME_LIMIT, progress: Any = None,
+                  seed: Any = 0, **_ignored: Any) -> Verdict:  # fmt: skip
+    """Deprecated: ``rf.check(layer, K, method="exact")``."""
+    _deprecated("exact_verdict", 'rf.check(layer, K, method="exact")')
+    return check(layer, K, method="exact", time_limit=time_limit, progress=progress, seed=seed)
+
+
+def check_network(net: Any, K: Any, *, time_limit: float | None = DEFAULT_TIME_LIMIT, progress: Any = None,
+                  seed: Any = 0, **_ignored: Any) -> Verdict:  # fmt: skip
+    """Deprecated: ``rf.check(net, K)``."""
+    _deprecated("check_network", "rf.check(net, K)")
+    return check(net, K, time_limit=time_limit, progress=progress, seed=seed)
+
