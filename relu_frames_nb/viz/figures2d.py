@@ -11,7 +11,8 @@ from ..domains import Ball, PositiveBall, RealSpace
 from ..frames import Frame
 from ..layer import ReLULayer
 from . import palette
-from ._plane2d import _Z, _domain_patch, _style, default_extent
+from ._plane2d import _Z, _style, default_extent
+from ._shapes2d import outline_patch
 from .plane import (
     draw_active_count,
     draw_collision,
@@ -67,7 +68,7 @@ def figure1(*, resolution: int = 241, fig: Any = None) -> Any:
     L1 = ReLULayer(F, 0.3)
     _style(a1, box)
     draw_halfspaces(a1, L1, indices=[i], extent=box)
-    clip = _domain_patch(B, transform=a1.transData)
+    clip = outline_patch(B, transform=a1.transData)
     a1.patches[-1].set_clip_path(clip)
     a1.patches[-1].set_alpha(0.35)
     draw_domain(a1, B)

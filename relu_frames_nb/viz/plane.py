@@ -29,7 +29,7 @@ import numpy as np
 
 from .._lazy import lazy_exports
 from .._validation import as_count
-from ..domains import Ball, Domain, PositiveBall, RealSpace, Samples, Shell, Sphere
+from ..domains import Domain, RealSpace
 from ..errors import DimensionMismatchError, InputError
 from . import palette
 from ._plane2d import (
@@ -40,14 +40,12 @@ from ._plane2d import (
     _count_lut,
     _count_rgba,
     _domain2d,
-    _domain_patch,
     _draw_minima,
     _draw_pair,
     _extent,
     _frame2d,
     _image,
     _indices,
-    _inside,
     _layer2d,
     _maximal_rgba,
     _pair,
@@ -62,6 +60,7 @@ from ._plane2d import (
     halfspace_polygon,
     halfspace_segment,
 )
+from ._shapes2d import draw_outline, inside_mask, symbol
 
 if TYPE_CHECKING:  # moved to sibling modules, re-exported lazily (see __getattr__ below)
     from .figures2d import figure1, figure2, figure3
@@ -232,7 +231,7 @@ def draw_active_count(ax: Any = None, layer: Any = None, *,
     counts = active_counts(L, X)
     top = L.m if vmax is None else as_count(vmax, "vmax")
     lut = _count_lut(top)
-    im = _image(ax, _count_rgba(counts, _inside(K, X), lut, res, float(outside_alpha)), box, _Z["count"])
+    im = _image(ax, _count_rgba(counts, inside_mask(K, X), lut, res, float(outside_alpha)), box, _Z["count"])
     if colorbar:
         _count_colorbar(ax, top, lut)
     _style(ax, box)
@@ -272,7 +271,7 @@ def draw_maximal_domain(ax: Any = None, layer: Any = None, *, domain: Domain | N
     K = _domain2d(domain) if domain is not None else None
     box, res, X = _sample_grid(domain, extent, resolution)
     ok = is_rectifying(L, X)
-    inside = _inside(K, X) if K is not None else np.zeros(X.shape[0], dtype=bool)
+    inside = inside_mask(K, X) if K is not None else np.zeros(X.shape[0], dtype=bool)
     im = _image(ax, _maximal_rgba(ok, inside, res), box, _Z["maximal"])
     im.set_gid("rf-maximal")
     _style(ax, box)
@@ -312,7 +311,7 @@ def draw_correlated_partition(ax: Any = None, frame: Any = None, *, domain: Doma
     if element is not None:
         (i,) = _indices([element], F.m)
         mask = np.any(bases[ids] == i, axis=1)
-    im = _image(ax, _partition_rgba(ids, len(bases), res, mask, _inside(K, X)), box, _Z["partition"])
+    im = _image(ax, _partition_rgba(ids, len(bases), res, mask, inside_mask(K, X)), box, _Z["partition"])
     im.set_gid("rf-partition")
     if legend and element is None and len(bases) <= 12:
         from matplotlib.patches import Patch
@@ -329,8 +328,9 @@ def draw_domain(ax: Any = None, domain: Any = None, *,
                 color: str = palette.DOMAIN, fill: bool = False, label: bool = False) -> Any:  # fmt: skip
     """Outline a domain: ball and sphere (circle), shell (two circles), positive ball (quarter disk).
 
-    A sphere is drawn with a thicker line than a ball; a finite sample set as dots;
-    :class:`RealSpace` draws nothing.
+    A sphere is drawn with a thicker line than a ball; a finite sample set as dots; a domain
+    with no outline of its own (:class:`RealSpace`, :class:`Exterior`, :class:`Box`,
+    :class:`Polytope`, :class:`Hull`) draws nothing.
 
     Returns
     -------
@@ -340,18 +340,9 @@ def draw_domain(ax: Any = None, domain: Any = None, *,
     ax = _axes(ax)
     K = _domain2d(domain)
     z = _Z["domain"] + 10
-    if isinstance(K, Samples):
-        ax.scatter(K.points[:, 0], K.points[:, 1], s=6, color=color, zorder=z)
-        return ax
-    patch = _domain_patch(K, facecolor=palette.lighten(color, 0.9) if fill else "none", edgecolor=color,
-                          lw=2.4 if isinstance(K, Sphere) else 1.4, zorder=z, alpha=1.0)  # fmt: skip
-    if patch is not None:
-        if fill:
-            patch.set_alpha(0.9)
-        ax.add_patch(patch)
-    if label and K.bounded:
-        name = {Ball: r"$\mathbb{B}$", Sphere: r"$\mathbb{S}$", Shell: r"$\mathbb{D}_{r,s}$",
-                PositiveBall: r"$\mathbb{B}^+$"}.get(type(K), "K")  # fmt: skip
+    draw_outline(K, ax, color=color, fill=fill, zorder=z)
+    name = symbol(K) if label else None
+    if name is not None:
         ax.text(0.72 * K.radius, -0.8 * K.radius, name, color=color, fontsize=11, zorder=z)
     return ax
 

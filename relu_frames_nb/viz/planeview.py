@@ -23,7 +23,6 @@ from ._plane2d import (
     _extent,
     _image,
     _indices,
-    _inside,
     _layer2d,
     _maximal_rgba,
     _pair,
@@ -35,6 +34,7 @@ from ._plane2d import (
     grid_points,
     halfspace_polygon,
 )
+from ._shapes2d import inside_mask
 from .plane import draw_domain
 
 # ---------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ class PlaneView:
         self.annotate_collision = bool(annotate_collision)
         self.X = grid_points(self.extent, resolution=self.resolution)
         self.G = self.X @ F.vectors.T
-        self.inside = _inside(self.domain, self.X)
+        self.inside = inside_mask(self.domain, self.X)
         self._lut = _count_lut(F.m)
         self._ids = None
         self._bases = None
