@@ -1,6 +1,6 @@
 r"""The machinery of the 2-D views (private): input checks, the plotting window and grid, pure-numpy
-geometry of half-spaces, and the drawing primitives shared by :mod:`.plane`, :mod:`.planeview` and
-:mod:`.figures2d`. The public names are re-exported by :mod:`.plane`.
+geometry of half-spaces, and the drawing primitives shared by ``_draw2d``, :mod:`.planeview`,
+:mod:`.figures2d` and :mod:`.explorer2d`. The public names are re-exported by :mod:`.plane`.
 """
 
 from __future__ import annotations

@@ -7,8 +7,10 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._validation import as_bias, as_count
+from ..rectifying import is_rectifying
 from . import palette
 from ._common import check_names
+from ._draw2d import draw_domain
 from ._plane2d import (
     _Z,
     OVERLAYS,
@@ -35,7 +37,6 @@ from ._plane2d import (
     halfspace_polygon,
 )
 from ._shapes2d import inside_mask
-from .plane import draw_domain
 
 # ---------------------------------------------------------------------------------
 # PlaneView: the picture of the 2-D explorer, updated in place
@@ -134,8 +135,6 @@ class PlaneView:
     # ------------------------------------------------------------------ updates
     def set_bias(self, alpha: Any) -> None:
         """New bias: recompute active counts and the maximal domain on the grid; update in place."""
-        from ..rectifying import is_rectifying
-
         a = as_bias(alpha, self.layer.m)
         self.layer = self.layer.with_bias(a)
         res = self.resolution
