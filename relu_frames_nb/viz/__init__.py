@@ -32,6 +32,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from .parsing import parse_matrix
+
 __all__ = [
     "palette",
     "parsing",
@@ -56,10 +58,6 @@ _SUBMODULES = set(__all__) - {"parse_matrix"}
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
-    if name == "parse_matrix":
-        from .parsing import parse_matrix
-
-        return parse_matrix
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

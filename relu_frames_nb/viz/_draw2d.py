@@ -314,7 +314,7 @@ def draw_polygon(ax: Any = None, frame: Any = None, *, color: str = palette.INK)
     -------
     matplotlib.axes.Axes
     """
-    from scipy.spatial import ConvexHull
+    from scipy.spatial import ConvexHull  # here, not at the top: scipy.spatial would double the import time of .plane
 
     _required(frame, "frame", "draw_polygon(ax, frame, ...)")
     ax = _axes(ax)

@@ -11,6 +11,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._validation import as_count, as_points, as_positive
+from ..bias.correlated import most_correlated_basis
 from ..domains import Domain
 from ..errors import DimensionMismatchError, InputError
 from ..frames import Frame, as_frame
@@ -379,8 +380,6 @@ def basis_ids(frame: Any, X: Any) -> tuple[np.ndarray, np.ndarray]:
     bases : ndarray of int, shape (k, n)
         The distinct bases (sorted index sets); ``bases[ids[j]]`` is :math:`J^*(x_j)`.
     """
-    from ..bias.correlated import most_correlated_basis
-
     F = as_frame(frame)
     pts, _ = as_points(X, F.n, "X")
     J = np.sort(np.asarray(most_correlated_basis(F, pts)), axis=1)

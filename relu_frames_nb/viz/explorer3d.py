@@ -9,6 +9,7 @@ import ipywidgets as W
 import numpy as np
 
 from .. import zoo
+from .._format import fmt as _fmt
 from .._validation import as_count
 from ..bias.correlated import sampling_bias
 from ..domains import Domain
@@ -19,7 +20,6 @@ from ._common import LAYERS
 from ._widget_base import (
     _element_options,
     _ErrorArea,
-    _fmt,
     _guard,
     _make_domain,
     _StateDigest,

@@ -9,6 +9,7 @@ import ipywidgets as W
 import numpy as np
 
 from .. import zoo
+from .._format import vec as _vec
 from .._validation import as_count
 from ..domains import Ball
 from ..errors import InputError
@@ -25,7 +26,6 @@ from ._widget_base import (
     _StateDigest,
     _StaticFallback,
     _strip_tags,
-    _vec,
     presets,
 )
 
