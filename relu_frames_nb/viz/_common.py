@@ -8,6 +8,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from ..bias.polytope import InscribingPolytope
 from ..errors import DimensionMismatchError, InputError
 from ..frames import Frame, as_frame
 
@@ -29,8 +30,6 @@ def check_names(names: Iterable[str], allowed: Iterable[str], what: str) -> set[
 
 def frame3(frame: Any) -> Frame:
     """A frame for R^3 (an inscribing polytope gives its frame), or a DimensionMismatchError."""
-    from ..bias.polytope import InscribingPolytope
-
     if isinstance(frame, InscribingPolytope):
         frame = frame.frame
     F = as_frame(frame)

@@ -1,6 +1,6 @@
 r"""The machinery of the 2-D views (private): input checks, the plotting window and grid, pure-numpy
-geometry of half-spaces, and the drawing primitives shared by :mod:`.plane`, :mod:`.planeview` and
-:mod:`.figures2d`. The public names are re-exported by :mod:`.plane`.
+geometry of half-spaces, and the drawing primitives shared by ``_draw2d``, :mod:`.planeview`,
+:mod:`.figures2d` and :mod:`.explorer2d`. The public names are re-exported by :mod:`.plane`.
 """
 
 from __future__ import annotations
@@ -11,11 +11,13 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._validation import as_count, as_points, as_positive
-from ..domains import Ball, Domain, PositiveBall, Samples, Shell, Sphere
+from ..bias.correlated import most_correlated_basis
+from ..domains import Domain
 from ..errors import DimensionMismatchError, InputError
 from ..frames import Frame, as_frame
 from ..layer import ReLULayer, as_layer
 from . import palette
+from ._shapes2d import boundary_curves
 
 #: overlays understood by :class:`PlaneView`, bottom to top
 OVERLAYS = ("count", "partition", "maximal", "halfspaces", "domain", "vectors", "minima", "collision")
@@ -343,16 +345,11 @@ def boundary_points(layer: Any, domain: Any, *, per_arc: int = 3, base: int = 72
         s = np.concatenate([t, mids])
         pieces.append(a + s[:, None] * d)
 
-    if isinstance(K, (Ball, Sphere)):
-        circle(K.r, 0.0, 2 * np.pi)
-    elif isinstance(K, Shell):
-        circle(K.r, 0.0, 2 * np.pi)
-        if K.s > 0:
-            circle(K.s, 0.0, 2 * np.pi)
-    elif isinstance(K, PositiveBall):
-        circle(K.r, 0.0, np.pi / 2)
-        segment(np.zeros(2), np.array([K.r, 0.0]))
-        segment(np.zeros(2), np.array([0.0, K.r]))
+    curves = boundary_curves(K)
+    for R, lo, hi in curves.arcs:
+        circle(R, lo, hi)
+    for a, b in curves.segments:
+        segment(a, b)
     if not pieces:
         return np.zeros((0, 2))
     pts = np.vstack(pieces)
@@ -383,8 +380,6 @@ def basis_ids(frame: Any, X: Any) -> tuple[np.ndarray, np.ndarray]:
     bases : ndarray of int, shape (k, n)
         The distinct bases (sorted index sets); ``bases[ids[j]]`` is :math:`J^*(x_j)`.
     """
-    from ..bias.correlated import most_correlated_basis
-
     F = as_frame(frame)
     pts, _ = as_points(X, F.n, "X")
     J = np.sort(np.asarray(most_correlated_basis(F, pts)), axis=1)
@@ -399,26 +394,6 @@ def basis_ids(frame: Any, X: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def _label(i: int) -> str:
     return rf"$\phi_{{{i + 1}}}$"
-
-
-def _domain_patch(K: Domain, **kw):
-    from matplotlib.patches import Circle, Wedge
-
-    if isinstance(K, (Ball, Sphere)):
-        return Circle((0.0, 0.0), K.r, **kw)
-    if isinstance(K, Shell):
-        return Wedge((0.0, 0.0), K.r, 0.0, 360.0, width=K.r - K.s, **kw)
-    if isinstance(K, PositiveBall):
-        return Wedge((0.0, 0.0), K.r, 0.0, 90.0, **kw)
-    return None
-
-
-def _inside(K: Domain, X: np.ndarray) -> np.ndarray:
-    if isinstance(K, Samples):
-        return np.ones(X.shape[0], dtype=bool)
-    if isinstance(K, Sphere):  # a curve: show its 2-D neighbourhood inside the ball
-        return np.linalg.norm(X, axis=1) <= K.r * (1 + 1e-9)
-    return K.contains(X, tol=1e-9)
 
 
 def _image(ax, rgba: np.ndarray, extent, zorder: float, clip=None):

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import html
+import re
 import traceback
 from typing import Any, Callable
 
 import ipywidgets as W
+import numpy as np
 
-from .._format import fmt as _fmt  # noqa: F401 - re-used by the explorers
-from .._format import vec as _vec  # noqa: F401
+from .. import zoo
 from .._validation import as_count
 from ..domains import Domain, parse_domain
 from ..errors import InputError, ReluFramesError
@@ -33,8 +35,6 @@ def presets(n: int) -> list[str]:
     >>> "mercedes-benz" in presets(2), "icosahedron" in presets(3)
     (True, True)
     """
-    from .. import zoo
-
     n = as_count(n, "n")
     return [name for name in zoo.names() if zoo.get(name).n == n]
 
@@ -101,10 +101,6 @@ def widget_digest(widget: W.Widget) -> str:
     str
         A SHA-256 hex digest.
     """
-    import hashlib
-
-    import numpy as np
-
     memo: dict[int, str] = {}
     skip = {"comm", "keys", "log", "_view_count"}
 
@@ -209,6 +205,4 @@ def _make_domain(kind: str, n: int, r: float, s: float) -> Domain:
 
 
 def _strip_tags(text: str) -> str:
-    import re
-
     return re.sub(r"<[^>]+>", "", text)

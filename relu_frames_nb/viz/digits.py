@@ -6,6 +6,7 @@ dimension, and the image reconstructed from the activations alone.
 from __future__ import annotations
 
 import html
+import io
 import time
 from typing import Any, Callable
 
@@ -17,6 +18,7 @@ from .._validation import as_count, as_nonnegative, as_positive
 from ..errors import DimensionMismatchError, InputError, NotInjectiveError
 from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer, as_layer
+from ..reconstruction import reconstruct
 from . import palette
 from ._widget_base import _ErrorArea, _guard, _show_png, _StateDigest, _StaticFallback
 
@@ -344,8 +346,6 @@ class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
         invertible = rank == n
         x_hat = None
         if invertible:
-            from ..reconstruction import reconstruct
-
             try:
                 x_hat = np.asarray(reconstruct(self.layer, z, rank_tol=self.rank_tol), dtype=float)
             except NotInjectiveError:  # an active unit exactly at its threshold (z_i = 0): J = {z > 0} does not span
@@ -431,8 +431,6 @@ class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
 
     def _render_png(self) -> bytes:
         # draw on the Agg canvas and encode with PIL: about 2/3 of the time of savefig, which renders twice
-        import io
-
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from PIL import Image
 

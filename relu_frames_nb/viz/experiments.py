@@ -20,7 +20,9 @@ import numpy as np
 
 from .. import experiments as ex
 from ..errors import InputError
+from ..zoo import platonic
 from . import palette
+from .render3d import static_render
 
 __all__ = ["plot_propinj", "plot_isinj", "plot_conv"]
 
@@ -229,9 +231,6 @@ def plot_conv(result: ex.ConvResult, *, fig: Any = None, band: str = "std", xsca
         raise InputError(f"band must be 'std' or 'minmax'; got {band!r}.")
     if xscale not in ("log", "linear"):
         raise InputError(f"xscale must be 'log' or 'linear'; got {xscale!r}.")
-    from ..zoo import platonic
-    from .render3d import static_render
-
     fig = fig or _figure((12.0, 4.2))
     gs = fig.add_gridspec(1, 3)
     ax3 = fig.add_subplot(gs[0, 0], projection="3d")

@@ -3,18 +3,22 @@ r""":class:`FrameExplorer2D`: a frame, a bias and a domain in the plane, with a 
 from __future__ import annotations
 
 import html
+import re
 from typing import Any, Callable
 
 import ipywidgets as W
 import numpy as np
 
+from .. import zoo
 from .._validation import as_count
+from ..bias.polytope import polytope_bias
 from ..domains import Domain
 from ..errors import InputError, ReluFramesError
 from ..frames import Frame, as_frame
 from ..layer import ReLULayer
 from ..verdict import Verdict, decide
 from . import palette
+from ._plane2d import OVERLAYS, _count_lut, boundary_points
 from ._widget_base import (
     _DOMAINS,
     _element_options,
@@ -28,6 +32,7 @@ from ._widget_base import (
     presets,
 )
 from .parsing import parse_matrix
+from .planeview import PlaneView
 
 # ---------------------------------------------------------------------------------
 # The verdict of the 2-D explorer
@@ -53,8 +58,6 @@ def _key_entries(ex: FrameExplorer2D) -> tuple[list, list[str]]:
     """Legend handles and labels for the overlays that are visible (and drawn) in the explorer's plane."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-
-    from ._plane2d import _count_lut
 
     shown = ex.overlays
     handles: list = []
@@ -96,8 +99,6 @@ _SUB = str.maketrans("0123456789i", "₀₁₂₃₄₅₆₇₈₉ᵢ")
 
 def _subscripts(text: str) -> str:
     """``φ_i`` -> ``φᵢ``, ``K_12`` -> ``K₁₂`` (plain text renders fast; no mathtext in the key)."""
-    import re
-
     return re.sub(r"_(\w+)", lambda m: m.group(1).translate(_SUB), text)
 
 
@@ -213,8 +214,6 @@ class FrameExplorer2D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
         self.inner = W.FloatSlider(value=float(inner), min=0.0, max=1.9, step=0.05, description="s (inner)",
                                    continuous_update=False)  # fmt: skip
         # ---- overlays
-        from .plane import OVERLAYS
-
         shown = set(("maximal", "halfspaces", "domain", "vectors", "collision") if overlays is None else overlays)
         self.overlay_toggles = {name: W.Checkbox(value=name in shown, description=_OVERLAY_LABELS[name], indent=False,
                                                  layout=W.Layout(width="auto", margin="0 12px 0 0"))
@@ -289,8 +288,6 @@ class FrameExplorer2D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
             self._frame_box.children = [W.HBox([self.matrix, self.apply_matrix])]
 
     def _frame_from_controls(self) -> Frame | None:
-        from .. import zoo
-
         src = self.source.value
         if src == "preset":
             return zoo.get(self.preset.value)
@@ -325,8 +322,6 @@ class FrameExplorer2D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
         return _make_domain(self.domain_kind.value, 2, float(self.radius.value), float(self.inner.value))
 
     def _rebuild_view(self) -> None:
-        from .plane import PlaneView
-
         self.domain = self._domain()
         self.inner.layout.display = "" if self.domain_kind.value == "shell" else "none"
         self.radius.layout.display = "none" if self.domain_kind.value == "R^n" else ""
@@ -347,8 +342,6 @@ class FrameExplorer2D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
             self._pbe_key = key
             self._pbe = None
             if self.domain.bounded:
-                from ..bias.polytope import polytope_bias
-
                 try:
                     self._pbe = polytope_bias(self.frame, self.domain)
                 except ReluFramesError as exc:
@@ -357,8 +350,6 @@ class FrameExplorer2D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
 
     def _refresh(self) -> None:
         """Bias changed: update the picture in place, decide, render."""
-        from .plane import boundary_points
-
         self.view.set_bias(self.alpha)
         L = self.layer
         pts = self.view.X[self.view.inside] if self.domain.inner_radius < self.domain.radius else np.zeros((0, 2))

@@ -8,21 +8,25 @@ from typing import Any
 import ipywidgets as W
 import numpy as np
 
+from .. import zoo
+from .._format import fmt as _fmt
 from .._validation import as_count
+from ..bias.correlated import sampling_bias
 from ..domains import Domain
 from ..errors import InputError
 from ..frames import Frame, as_frame
 from . import palette
+from ._common import LAYERS
 from ._widget_base import (
     _element_options,
     _ErrorArea,
-    _fmt,
     _guard,
     _make_domain,
     _StateDigest,
     _StaticFallback,
     presets,
 )
+from .viewer3d import PolytopeViewer
 
 # ---------------------------------------------------------------------------------
 # 3-D polytope explorer
@@ -128,8 +132,6 @@ class PolytopeExplorer3D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
 
     def __init__(self, frame: Any = "icosahedron", *, domain: str = "sphere", layers: Any = None, m: int = 20, seed: int = 0,
                  width: int = 460, height: int = 460) -> None:  # fmt: skip
-        from .space import LAYERS, PolytopeViewer
-
         super().__init__()
         self._init_errors()
         names = presets(3)
@@ -214,8 +216,6 @@ class PolytopeExplorer3D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
         return self.viewer.frame
 
     def _frame_from_controls(self) -> Frame:
-        from .. import zoo
-
         choice = self.frame_choice.value
         if choice == "given":
             return self._given
@@ -300,8 +300,6 @@ class PolytopeExplorer3D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
 
     @_guard
     def _on_compute(self, button=None) -> None:
-        from ..bias.correlated import sampling_bias
-
         self._set_status("sampling …")
         n = as_count(int(self.n_samples.value), "samples")
         self.estimates["sampling"] = sampling_bias(self.frame, self._domain(), n_samples=n, seed=0)

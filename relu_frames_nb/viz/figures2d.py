@@ -10,9 +10,9 @@ from .._validation import as_count
 from ..domains import Ball, PositiveBall, RealSpace
 from ..frames import Frame
 from ..layer import ReLULayer
+from ..zoo import example_a, mercedes_benz, plus_minus_basis, random_sphere, standard_basis
 from . import palette
-from ._plane2d import _Z, _domain_patch, _style, default_extent
-from .plane import (
+from ._draw2d import (
     draw_active_count,
     draw_collision,
     draw_correlated_partition,
@@ -21,6 +21,8 @@ from .plane import (
     draw_halfspaces,
     draw_maximal_domain,
 )
+from ._plane2d import _Z, _style, default_extent
+from ._shapes2d import outline_patch
 
 # ---------------------------------------------------------------------------------
 # The paper's figures
@@ -67,7 +69,7 @@ def figure1(*, resolution: int = 241, fig: Any = None) -> Any:
     L1 = ReLULayer(F, 0.3)
     _style(a1, box)
     draw_halfspaces(a1, L1, indices=[i], extent=box)
-    clip = _domain_patch(B, transform=a1.transData)
+    clip = outline_patch(B, transform=a1.transData)
     a1.patches[-1].set_clip_path(clip)
     a1.patches[-1].set_alpha(0.35)
     draw_domain(a1, B)
@@ -96,8 +98,6 @@ def figure2(*, resolution: int = 241, fig: Any = None) -> Any:
     -------
     matplotlib.figure.Figure
     """
-    from ..zoo import mercedes_benz, plus_minus_basis, standard_basis
-
     res = as_count(resolution, "resolution", minimum=2)
     fig, axes = _new_figure(3, fig=fig)
     box = (-1.6, 1.6, -1.6, 1.6)
@@ -133,8 +133,6 @@ def figure3(*, resolution: int = 241, seed: int = 165, fig: Any = None) -> Any:
     -------
     matplotlib.figure.Figure
     """
-    from ..zoo import example_a, mercedes_benz, random_sphere
-
     res = as_count(resolution, "resolution", minimum=2)
     fig, (a0, a1, a2) = _new_figure(3, fig=fig)
     box = (-1.5, 1.5, -1.5, 1.5)

@@ -7,8 +7,10 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._validation import as_bias, as_count
+from ..rectifying import is_rectifying
 from . import palette
 from ._common import check_names
+from ._draw2d import draw_domain
 from ._plane2d import (
     _Z,
     OVERLAYS,
@@ -23,7 +25,6 @@ from ._plane2d import (
     _extent,
     _image,
     _indices,
-    _inside,
     _layer2d,
     _maximal_rgba,
     _pair,
@@ -35,7 +36,7 @@ from ._plane2d import (
     grid_points,
     halfspace_polygon,
 )
-from .plane import draw_domain
+from ._shapes2d import inside_mask
 
 # ---------------------------------------------------------------------------------
 # PlaneView: the picture of the 2-D explorer, updated in place
@@ -94,7 +95,7 @@ class PlaneView:
         self.annotate_collision = bool(annotate_collision)
         self.X = grid_points(self.extent, resolution=self.resolution)
         self.G = self.X @ F.vectors.T
-        self.inside = _inside(self.domain, self.X)
+        self.inside = inside_mask(self.domain, self.X)
         self._lut = _count_lut(F.m)
         self._ids = None
         self._bases = None
@@ -134,8 +135,6 @@ class PlaneView:
     # ------------------------------------------------------------------ updates
     def set_bias(self, alpha: Any) -> None:
         """New bias: recompute active counts and the maximal domain on the grid; update in place."""
-        from ..rectifying import is_rectifying
-
         a = as_bias(alpha, self.layer.m)
         self.layer = self.layer.with_bias(a)
         res = self.resolution

@@ -8,12 +8,16 @@ from typing import Any
 import ipywidgets as W
 import numpy as np
 
+from .. import zoo
+from .._format import vec as _vec
 from .._validation import as_count
 from ..domains import Ball
 from ..errors import InputError
 from ..frames import Frame, as_frame
 from ..layer import ReLULayer
+from ..reconstruction import reconstruct, relu_frame_algorithm
 from . import palette
+from ._draw2d import draw_domain, draw_frame_vectors, draw_halfspaces, style_axes
 from ._widget_base import (
     _ErrorArea,
     _guard,
@@ -22,7 +26,6 @@ from ._widget_base import (
     _StateDigest,
     _StaticFallback,
     _strip_tags,
-    _vec,
     presets,
 )
 
@@ -122,8 +125,6 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
     @property
     def frame(self) -> Frame:
         """The frame."""
-        from .. import zoo
-
         return self._given if self.frame_choice.value == "given" else zoo.get(self.frame_choice.value)
 
     @property
@@ -161,8 +162,6 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
         self._update()
 
     def _update(self) -> None:
-        from ..reconstruction import reconstruct, relu_frame_algorithm
-
         L, x = self.layer, self.x
         self.z = L(x)
         self.active = self.z > 0
@@ -195,8 +194,6 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
         ax1, ax2 = fig.subplots(1, 2)
         L, x = self.layer, self.x
         if L.n == 2:
-            from .plane import draw_domain, draw_frame_vectors, draw_halfspaces, style_axes
-
             style_axes(ax1, extent=1.6)
             draw_halfspaces(ax1, L, shade=False)
             draw_domain(ax1, Ball(2, 1.0))

@@ -10,11 +10,12 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..domains import Domain
+from ..domains import Ball, Domain
 from ..errors import InputError
+from ..zoo import platonic, random_sphere
 from . import palette
 from ._common import DEFAULT_LAYERS, LAYERS, check_names, frame3
-from .viewer3d import PolytopeScene, PolytopeViewer
+from ._scene3d import PolytopeScene
 
 __all__ = ["static_render", "figure_poly", "figure4"]
 
@@ -65,7 +66,7 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
     from matplotlib.figure import Figure
     from mpl_toolkits.mplot3d.art3d import Line3DCollection, Poly3DCollection
 
-    if isinstance(scene, PolytopeViewer):
+    if isinstance(getattr(scene, "scene", None), PolytopeScene):  # a viewer: its scene and its visible layers
         if layers is None:
             layers = scene.visible
         scene = scene.scene
@@ -207,8 +208,6 @@ def figure_poly(frame: Any = None, *, seed: int = 1, elev: Any = 20.0, azim: Any
     -------
     matplotlib.figure.Figure
     """
-    from ..zoo import random_sphere
-
     F = random_sphere(12, 3, seed=seed) if frame is None else frame3(frame)
     scene = PolytopeScene(F)
     fig, axes = _row_of_3d(3, float(size), fig)
@@ -248,9 +247,6 @@ def figure4(*, elev: Any = 20.0, azim: Any = 35.0, size: float = 4.0, seed: int 
     -------
     matplotlib.figure.Figure
     """
-    from ..domains import Ball
-    from ..zoo import platonic, random_sphere
-
     views = list(zip(_per_panel(elev, "elev"), _per_panel(azim, "azim")))
     other = random_sphere(14, 3, seed=seed) if irregular is None else frame3(irregular)
     lab = ["labels"] if labels else []
