@@ -1,14 +1,9 @@
 """Exercise checkers for the notebook chain (course material, not the library's API).
 
-Every notebook 01-13 ends with exercises. Each exercise has four cells, tagged in the
-py:percent source (jupytext keeps the tags in the .ipynb):
-
-1. a markdown cell tagged ``exercise``: the task, headed ``### Exercise N.k — title``;
-2. a code cell tagged ``answer``: where the student writes, e.g. ``answer_3_1 = None``;
-3. a code cell tagged ``solution`` (collapsed in JupyterLab, hidden in the book, removed
-   from the student edition): a worked solution that ends with ``ex.solution("3.1")``
-   and sets ``answer_3_1``;
-4. a code cell tagged ``check``: ``ex.nbNN.check_3_1(answer_3_1)`` prints feedback.
+Every notebook 01-13 ends with exercises. Each exercise is four cells told apart by their
+tags, whose names are spelled once, in :mod:`exercises.tags` (which also says what each cell
+holds): the task, the student's ``answer_N_k = None``, the worked solution ending with
+``ex.solution("N.k")``, and the check ``ex.nbNN.check_N_k(answer_N_k)`` that prints feedback.
 
 A checker says "not yet answered" for ``None``, explains what is wrong otherwise (e.g.
 "your bias is too large: the layer is not injective at x = ..."), and says what was
