@@ -21,7 +21,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Feedback", "report", "solution", "NOT_ANSWERED", "close", "vec", "pair_problem"]
+__all__ = ["Feedback", "report", "solution", "NOT_ANSWERED", "close", "vec", "index_set", "pair_problem"]
 
 #: the text a checker prints for an answer left as ``None``
 NOT_ANSWERED = "not yet answered"
@@ -84,6 +84,11 @@ def vec(v: Any) -> str:
     import numpy as np
 
     return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
+
+
+def index_set(ix: Any) -> str:
+    """A set of indices for feedback lines, e.g. ``{0, 2, 3}``."""
+    return "{" + ", ".join(str(int(i)) for i in ix) + "}"
 
 
 def pair_problem(ans: Any, L: Any, K: Any) -> tuple[str | None, tuple]:
