@@ -49,7 +49,8 @@ API_SECTIONS = [
     ("Verdicts, exact checks, networks", ["relu_frames_nb.verdict", "relu_frames_nb.exact", "relu_frames_nb.network"]),
     ("Errors", ["relu_frames_nb.errors"]),
 ]
-EXPLORERS = ["FrameExplorer2D", "PolytopeExplorer3D", "ReconstructionPlayground"]
+#: the explorers of ``relu_frames_nb.viz.widgets`` (tests/test_book_api.py checks that none is missing)
+EXPLORERS = ["FrameExplorer2D", "PolytopeExplorer3D", "ReconstructionPlayground", "DigitsExplorer"]
 
 
 def cache_dir() -> Path:

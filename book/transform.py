@@ -37,6 +37,12 @@ from pathlib import Path
 
 import nbformat
 
+#: the chain's folder: its ``exercises`` package holds the names of the exercise cells' tags
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+if str(NOTEBOOKS) not in sys.path:
+    sys.path.insert(0, str(NOTEBOOKS))
+from exercises.tags import CHECK, EXERCISE, HIDE_OUTPUT, SOLUTION  # noqa: E402  (notebooks/exercises/tags.py)
+
 #: kind of a paper item by the prefix of its tag
 PREFIX_KINDS = {
     "thm": "theorem",
@@ -376,11 +382,11 @@ def transform_notebook(nb, name: str, items: dict[str, Item], occurrences: dict[
     in_solution = False
     for k, cell in enumerate(nb.cells):
         tags = _tags(cell)
-        if in_solution and "solution" not in tags:
+        if in_solution and SOLUTION not in tags:
             cells.append(_new_markdown(":::{solution-end}\n:::", f"solution-end-{k}"))
             in_solution = False
         if cell.cell_type == "markdown":
-            if "exercise" in tags:
+            if EXERCISE in tags:
                 serial += 1
                 exercise = exercise_label(cell.source, name, serial)
                 cell.source = exercise_box(link_inline_tags(cell.source, items, local), exercise)
@@ -388,14 +394,14 @@ def transform_notebook(nb, name: str, items: dict[str, Item], occurrences: dict[
                 cell.source = transform_markdown(cell.source, per_cell.get(k, {}), items, local)
             cell.source = _outside_fences(cell.source, protect_table_math)
         elif cell.cell_type == "code":
-            if "solution" in tags and exercise is not None and not in_solution:
+            if SOLUTION in tags and exercise is not None and not in_solution:
                 solution = exercise.replace("exercise-", "solution-", 1)
                 start = f":::{{solution-start}} {exercise}\n:label: {solution}\n:class: dropdown\n:::"
                 cells.append(_new_markdown(start, f"solution-start-{k}"))
                 in_solution = True
-            if "check" in tags and cell.get("outputs") and "hide-output" not in tags:
+            if CHECK in tags and cell.get("outputs") and HIDE_OUTPUT not in tags:
                 # the teacher's run printed "correct — <the answer>": folded away like the solution
-                cell.metadata["tags"] = [*tags, "hide-output"]
+                cell.metadata["tags"] = [*tags, HIDE_OUTPUT]
             for out in cell.get("outputs", []):
                 data = out.get("data", {})
                 if "text/markdown" in data:

@@ -58,12 +58,6 @@ RES = 601 if FULL else 241  # grid resolution of the pictures and grid checks
 rng = np.random.default_rng(SEED)
 np.set_printoptions(precision=4, suppress=True)
 
-
-def rectifying(layer, K, n=N, seed=SEED):
-    """Sampled test of the alpha-rectifying property on K (exact for a finite set of samples)."""
-    return rf.check_rectifying(layer, K, n_samples=n, seed=seed).rectifying
-
-
 # %% [markdown]
 # ## 1. Normalized frames
 #
@@ -164,14 +158,14 @@ for t in range(TRIALS // 4):
     d *= (0.999 * eps * rng.random(3) / np.linalg.norm(d, axis=1))[:, None]
     Fp = rf.Frame(F.vectors + d)
     Lp = rf.ReLULayer(Fp, -0.5 - eps * M)
-    assert rectifying(Lp, rf.Ball(2), seed=t)
-    assert rectifying(Lp, rf.Sphere(2), seed=t)
+    assert rf.check_rectifying(Lp, rf.Ball(2), n_samples=N, seed=t).rectifying
+    assert rf.check_rectifying(Lp, rf.Sphere(2), n_samples=N, seed=t).rectifying
 
 E = rf.zoo.standard_basis(2)
 Es = rf.Frame((1 + 0.99 * eps) * E.vectors)
-assert rectifying(rf.ReLULayer(E, -1.0), rf.Ball(2))
+assert rf.check_rectifying(rf.ReLULayer(E, -1.0), rf.Ball(2), n_samples=N, seed=SEED).rectifying
 assert not rf.is_rectifying(rf.ReLULayer(Es, -1.0), [-1.0, 0.0])  # alpha itself fails for the perturbed frame
-assert rectifying(rf.ReLULayer(Es, -1.0 - eps * M), rf.Ball(2))
+assert rf.check_rectifying(rf.ReLULayer(Es, -1.0 - eps * M), rf.Ball(2), n_samples=N, seed=SEED).rectifying
 print(f"{TRIALS // 4} perturbations of size < {eps}: rectifying with α - εM = {-0.5 - eps:.2f}; the shift is needed")
 
 # %% [markdown]
@@ -203,7 +197,7 @@ for t in range(TRIALS):
     Iu, Iv = L.active_set(u), L.active_set(v)
     assert np.array_equal(Iu, c > 0) and np.array_equal(Iv, c < 0) and not np.any(Iu & Iv)
     assert not (rf.is_rectifying(L, u) and rf.is_rectifying(L, v))
-    assert not rectifying(L, rf.RealSpace(n), n=2000, seed=t)
+    assert not rf.check_rectifying(L, rf.RealSpace(n), n_samples=2000, seed=t).rectifying
 for n in (2, 3, 4):
     assert rf.zero_bias_injective(rf.zoo.plus_minus_basis(n)).injective
 print(f"{TRIALS} random frames with m < 2n: never rectifying on R^n; the ± basis (m = 2n) is")
@@ -281,7 +275,7 @@ print("unit-norm frames are (-r)-rectifying on B_r; for bases -r cannot be raise
 for t in range(TRIALS // 2):
     n = 2 + t % 4
     L = rf.ReLULayer(rf.zoo.gaussian(n, n, seed=SEED + 100 + t), rng.normal(0.0, 2.0, size=n))
-    assert not rectifying(L, rf.RealSpace(n), n=2000, seed=t)
+    assert not rf.check_rectifying(L, rf.RealSpace(n), n_samples=2000, seed=t).rectifying
 for n in (2, 3, 4, 5):
     L = rf.ReLULayer(rf.zoo.standard_basis(n), 0.0)
     X = rf.PositiveBall(n, 100.0).sample(N, seed=n)
@@ -330,7 +324,8 @@ np.testing.assert_allclose(seeded.values, -0.5, atol=1e-12)
 np.testing.assert_allclose(seeds_only.values, -0.5, atol=1e-12)
 a_c = rf.max_constant_bias(F, rf.Sphere(2), n_samples=N, seed=SEED)
 assert -0.5 <= a_c < -0.5 + 1e-3
-assert rectifying(rf.ReLULayer(F, -0.5), rf.Ball(2)) and rectifying(rf.ReLULayer(F, -0.5), rf.Sphere(2))
+assert rf.check_rectifying(rf.ReLULayer(F, -0.5), rf.Ball(2), n_samples=N, seed=SEED).rectifying
+assert rf.check_rectifying(rf.ReLULayer(F, -0.5), rf.Sphere(2), n_samples=N, seed=SEED).rectifying
 for i in range(3):
     a = np.full(3, -0.5)
     a[i] += 0.01
@@ -339,7 +334,8 @@ for i in range(3):
     witness = rf.find_collision(rf.ReLULayer(F, a), rf.Ball(2), points=0.9999 * chk.failures)
     assert witness.found  # and a verified collision in the ball (Injectivity II)
 for t in range(TRIALS // 4):
-    assert not rectifying(rf.ReLULayer(F, rng.normal(-1.0, 1.0, size=3)), rf.RealSpace(2), n=2000, seed=t)
+    L = rf.ReLULayer(F, rng.normal(-1.0, 1.0, size=3))
+    assert not rf.check_rectifying(L, rf.RealSpace(2), n_samples=2000, seed=t).rectifying
 print(f"sampling, {N} samples: {samp.values} (covering radius ≤ {rho.value:.4f}) | seeded: {seeded.values}")
 print("polytope (guaranteed):", pbe.values, f"| α_c ≈ {a_c:.4f}")
 

@@ -54,12 +54,6 @@ RES = 601 if FULL else 241  # grid resolution of the pictures and grid checks
 rng = np.random.default_rng(SEED)
 np.set_printoptions(precision=4, suppress=True)
 
-
-def rectifying(layer, K, n=N, seed=SEED):
-    """Sampled test of the alpha-rectifying property on K (exact for a finite set of samples)."""
-    return rf.check_rectifying(layer, K, n_samples=n, seed=seed).rectifying
-
-
 # %% [markdown]
 # ## 1. Scaling
 #
@@ -96,8 +90,9 @@ for t in range(TRIALS):
 assert at_zero > 0
 
 Ltri = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5)
-assert rectifying(Ltri, rf.Ball(2)) and rectifying(Ltri.with_bias(-1.0), rf.Ball(2, 2.0))  # (1) with r = 2
-assert not rectifying(Ltri, rf.Ball(2, 2.0))  # (2) needs alpha >= 0
+assert rf.check_rectifying(Ltri, rf.Ball(2), n_samples=N, seed=SEED).rectifying
+assert rf.check_rectifying(Ltri.with_bias(-1.0), rf.Ball(2, 2.0), n_samples=N, seed=SEED).rectifying  # (1) with r = 2
+assert not rf.check_rectifying(Ltri, rf.Ball(2, 2.0), n_samples=N, seed=SEED).rectifying  # (2) needs alpha >= 0
 print(f"scaling checked on {TRIALS} random layers; {at_zero} of them rectifying at 0, each with >= n biases <= 0")
 
 # %% [markdown]
@@ -196,7 +191,8 @@ w = x_near + 1e-6 * (x_cell - x_near)  # a point of the open cell, just beyond t
 assert not rf.is_rectifying(L, w) and np.linalg.norm(w) < r_star + 1e-5
 inner_ball, outer_ball = rf.exact_verdict(L, rf.Ball(2, r_star)), rf.exact_verdict(L, rf.Ball(2, 1.001 * r_star))
 assert inner_ball.status == "injective" and outer_ball.status == "not injective"
-assert rectifying(L, rf.Ball(2, r_star), n=5 * N) and rectifying(L, rf.Sphere(2, r_star), n=5 * N)
+assert rf.check_rectifying(L, rf.Ball(2, r_star), n_samples=5 * N, seed=SEED).rectifying
+assert rf.check_rectifying(L, rf.Sphere(2, r_star), n_samples=5 * N, seed=SEED).rectifying
 P = rf.Ball(2, 3.0).sample(20 * N, seed=SEED)
 bad = P[~rf.is_rectifying(L, P)]
 r_sampled = float(np.min(np.linalg.norm(bad, axis=1)))  # the smallest failing sample
@@ -209,10 +205,10 @@ agree = 0
 for t in range(TRIALS):
     F = rf.zoo.random_sphere(int(rng.integers(3, 8)), 2, seed=SEED + 400 + t)
     exact = rf.zero_bias_injective(F).injective
-    assert exact == rectifying(rf.ReLULayer(F, 0.0), rf.Ball(2, 1e-2), n=5000, seed=t)
+    assert exact == rf.check_rectifying(rf.ReLULayer(F, 0.0), rf.Ball(2, 1e-2), n_samples=5000, seed=t).rectifying
     agree += 1
-assert rectifying(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5), rf.Ball(2))
-assert not rectifying(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5), rf.RealSpace(2))
+assert rf.check_rectifying(Ltri, rf.Ball(2), n_samples=N, seed=SEED).rectifying  # the triangle with alpha = -1/2 (section 1)
+assert not rf.check_rectifying(Ltri, rf.RealSpace(2), n_samples=N, seed=SEED).rectifying
 print(f"zero bias: B_0.01 and R^2 agree on {agree} random frames; α = -1/2: B yes, R^2 no (triangle)")
 
 # %% [markdown]

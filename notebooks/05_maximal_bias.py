@@ -62,12 +62,6 @@ RES = 601 if FULL else 241  # grid resolution of the picture and of the grid che
 rng = np.random.default_rng(SEED)
 np.set_printoptions(precision=4, suppress=True)
 
-
-def rectifying(layer, K, n=N, seed=SEED):
-    """Sampled test of the alpha-rectifying property on K (exact for a finite set of samples)."""
-    return rf.check_rectifying(layer, K, n_samples=n, seed=seed).rectifying
-
-
 # %% [markdown]
 # ## 1. Most correlated bases
 #
@@ -134,8 +128,8 @@ for t in range(TRIALS):
     assert not np.all(rf.is_rectifying(rf.ReLULayer(F, a_c + 1e-9), X))  # fails at the attaining point
 a_c = rf.max_constant_bias(Ftri, rf.Sphere(2), n_samples=N, seed=SEED)
 assert -0.5 <= a_c < -0.5 + 1e-3
-assert rectifying(rf.ReLULayer(Ftri, -0.5), rf.Sphere(2))
-assert not rectifying(rf.ReLULayer(Ftri, -0.49), rf.Sphere(2))
+assert rf.check_rectifying(rf.ReLULayer(Ftri, -0.5), rf.Sphere(2), n_samples=N, seed=SEED).rectifying
+assert not rf.check_rectifying(rf.ReLULayer(Ftri, -0.49), rf.Sphere(2), n_samples=N, seed=SEED).rectifying
 print(f"α_c exact on {TRIALS} finite data sets; triangle on the circle: α_c ≈ {a_c:.4f} (exact: -1/2)")
 
 # %% [markdown]
@@ -218,8 +212,10 @@ sector = np.abs(np.angle(np.exp(1j * (t_P - np.pi / 4)))) <= 3 * np.pi / 8  # ar
 assert np.array_equal(in_K2[~ties], sector[~ties])
 L0a = rf.ReLULayer(Fa, 0.0)
 assert np.all(L0a.active_set(P[in_K2]).sum(axis=1) >= 3)  # an extra active element everywhere on K_2
-assert rectifying(rf.ReLULayer(np.delete(Fa.vectors, 1, axis=0), 0.0), rf.RealSpace(2))  # drop phi_2
-assert rectifying(rf.ReLULayer(Fa, [0.0, 10.0, 0.0, 0.0, 0.0]), rf.Ball(2))  # or raise its bias to 10
+L_drop = rf.ReLULayer(np.delete(Fa.vectors, 1, axis=0), 0.0)  # drop phi_2
+assert rf.check_rectifying(L_drop, rf.RealSpace(2), n_samples=N, seed=SEED).rectifying
+L_raise = rf.ReLULayer(Fa, [0.0, 10.0, 0.0, 0.0, 0.0])  # or raise its bias to 10
+assert rf.check_rectifying(L_raise, rf.Ball(2), n_samples=N, seed=SEED).rectifying
 print("α♭ (sampled):", flat_a.values, f"| K_2 covers {in_K2.mean():.1%} of the polar grid")
 
 # %% [markdown]

@@ -26,11 +26,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
+if str(NOTEBOOKS) not in sys.path:
+    sys.path.insert(0, str(NOTEBOOKS))
+from exercises.tags import ANSWER, CHECK, SOLUTION  # noqa: E402  (notebooks/exercises/tags.py: the cell tags)
+
 DEFAULT_OUT = ROOT / "student-edition"
 MARKER = ".student-edition"  # marks a folder this script wrote (only such a folder is emptied)
 
 #: cells whose stored outputs come from the teacher's run of the solution
-CLEARED_TAGS = ("answer", "check")
+CLEARED_TAGS = (ANSWER, CHECK)
 
 README = """\
 # Student edition
@@ -57,7 +61,7 @@ def student_notebook(nb):
     kept, removed = [], 0
     for cell in nb.cells:
         t = tags(cell)
-        if "solution" in t:
+        if SOLUTION in t:
             removed += 1
             continue
         if cell.cell_type == "code" and any(tag in t for tag in CLEARED_TAGS):

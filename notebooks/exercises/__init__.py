@@ -1,14 +1,9 @@
 """Exercise checkers for the notebook chain (course material, not the library's API).
 
-Every notebook 01-13 ends with exercises. Each exercise has four cells, tagged in the
-py:percent source (jupytext keeps the tags in the .ipynb):
-
-1. a markdown cell tagged ``exercise``: the task, headed ``### Exercise N.k — title``;
-2. a code cell tagged ``answer``: where the student writes, e.g. ``answer_3_1 = None``;
-3. a code cell tagged ``solution`` (collapsed in JupyterLab, hidden in the book, removed
-   from the student edition): a worked solution that ends with ``ex.solution("3.1")``
-   and sets ``answer_3_1``;
-4. a code cell tagged ``check``: ``ex.nbNN.check_3_1(answer_3_1)`` prints feedback.
+Every notebook 01-13 ends with exercises. Each exercise is four cells told apart by their
+tags, whose names are spelled once, in :mod:`exercises.tags` (which also says what each cell
+holds): the task, the student's ``answer_N_k = None``, the worked solution ending with
+``ex.solution("N.k")``, and the check ``ex.nbNN.check_N_k(answer_N_k)`` that prints feedback.
 
 A checker says "not yet answered" for ``None``, explains what is wrong otherwise (e.g.
 "your bias is too large: the layer is not injective at x = ..."), and says what was
@@ -26,7 +21,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Feedback", "report", "solution", "NOT_ANSWERED", "close", "vec", "pair_problem"]
+__all__ = ["Feedback", "report", "solution", "NOT_ANSWERED", "close", "vec", "index_set", "pair_problem"]
 
 #: the text a checker prints for an answer left as ``None``
 NOT_ANSWERED = "not yet answered"
@@ -89,6 +84,11 @@ def vec(v: Any) -> str:
     import numpy as np
 
     return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
+
+
+def index_set(ix: Any) -> str:
+    """A set of indices for feedback lines, e.g. ``{0, 2, 3}``."""
+    return "{" + ", ".join(str(int(i)) for i in ix) + "}"
 
 
 def pair_problem(ans: Any, L: Any, K: Any) -> tuple[str | None, tuple]:

@@ -11,14 +11,11 @@ import numpy as np
 
 import relu_frames_nb as rf
 
+from . import index_set as _set
 from . import report
 from . import vec as _vec
 
 __all__ = ["frame_1_1", "COEFFICIENTS_1_1", "W_1_2", "B_1_2", "X_1_2", "layer_1_3", "check_1_1", "check_1_2", "check_1_3"]
-
-
-def _idx(ix) -> str:
-    return "{" + ", ".join(str(int(i)) for i in ix) + "}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,7 +71,7 @@ def check_1_2(answer):
         right = np.flatnonzero(L.active_set(x)).tolist()
         if got == right:
             spans = bool(rf.is_rectifying(L, x))
-            return True, (f"I_x = {_idx(right)}: the coefficients {_vec(W @ x)} against alpha = -b = {_vec(L.alpha)}; "
+            return True, (f"I_x = {_set(right)}: the coefficients {_vec(W @ x)} against alpha = -b = {_vec(L.alpha)}; "
                           f"these rows {'span' if spans else 'do not span'} R^2")  # fmt: skip
         if got == np.flatnonzero(W @ x >= b).tolist():
             return False, "you compared <x, w_i> with b_i; the paper's bias is alpha = -b (ReLU(Wx + b) = ReLU(Wx - alpha))"
@@ -115,8 +112,8 @@ def check_1_3(answer):
             return False, f"x = {_vec(x)} is outside the unit ball (norm {np.linalg.norm(x):.4g})"
         active = np.flatnonzero(L.active_set(x))
         if rf.is_rectifying(L, x):
-            return False, (f"at x = {_vec(x)} the active rows {_idx(active)} (from 0) span R^2: a rectifying point; "
+            return False, (f"at x = {_vec(x)} the active rows {_set(active)} (from 0) span R^2: a rectifying point; "
                            "look where fewer rows are active")  # fmt: skip
-        return True, f"at x = {_vec(x)} only the rows {_idx(active)} (from 0) are active, and they do not span R^2"
+        return True, f"at x = {_vec(x)} only the rows {_set(active)} (from 0) are active, and they do not span R^2"
 
     return report("1.3", answer, verify)

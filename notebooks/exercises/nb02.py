@@ -16,14 +16,11 @@ import numpy as np
 
 import relu_frames_nb as rf
 
+from . import index_set as _set
 from . import pair_problem, report
 from . import vec as _vec
 
 __all__ = ["layer_2_1", "layer_2_2", "layers_2_3", "check_2_1", "check_2_2", "check_2_3", "nonspanning_direction"]
-
-
-def _set(ix) -> str:
-    return "{" + ", ".join(str(int(i)) for i in ix) + "}"
 
 
 def _unit_rows(degrees) -> np.ndarray:

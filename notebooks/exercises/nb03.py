@@ -11,14 +11,11 @@ import numpy as np
 
 import relu_frames_nb as rf
 
+from . import index_set as _set
 from . import report
 from . import vec as _vec
 
 __all__ = ["frame_3_1", "ALPHA_3_1", "EPS_3_2", "frame_3_3", "EPS_3_3", "check_3_1", "check_3_2", "check_3_3"]
-
-
-def _set(ix) -> str:
-    return "{" + ", ".join(str(int(i)) for i in ix) + "}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,20 +15,12 @@ import numpy as np
 
 import relu_frames_nb as rf
 
+from . import index_set as _set
 from . import report
 from . import vec as _vec
-from .nb02 import _beside, _vertices, nonspanning_direction
+from .nb02 import _beside, _unit_rows, _vertices, nonspanning_direction
 
 __all__ = ["layer_4_1", "frame_4_2", "ALPHA_4_2", "X_4_2", "check_4_1", "check_4_2", "check_4_3", "largest_ball"]
-
-
-def _set(ix) -> str:
-    return "{" + ", ".join(str(int(i)) for i in ix) + "}"
-
-
-def _unit_rows(degrees) -> np.ndarray:
-    t = np.radians(np.asarray(degrees, dtype=float))
-    return np.column_stack([np.cos(t), np.sin(t)])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,15 +13,12 @@ import numpy as np
 
 import relu_frames_nb as rf
 
+from . import index_set as _set
 from . import report
 from . import vec as _vec
 
 __all__ = ["frame_5_1", "frame_5_2", "X_5_2", "frame_5_3", "data_5_3", "check_5_1", "check_5_2", "check_5_3",
            "max_constant_bias_ball"]  # fmt: skip
-
-
-def _set(ix) -> str:
-    return "{" + ", ".join(str(int(i)) for i in ix) + "}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -356,7 +356,8 @@ def test_api_page_lists_every_public_name_with_its_docstring(offline, base, shot
     open_page(pg, base + "api/index.html")
     titles = set(pg.locator("article.bd-article table a.reference.internal").evaluate_all("as => as.map(a => a.title)"))
     expected = {f"relu_frames_nb.{n}" for n in rf.__all__}
-    expected |= {f"relu_frames_nb.viz.widgets.{n}" for n in ("FrameExplorer2D", "PolytopeExplorer3D", "ReconstructionPlayground")}
+    explorers = ("FrameExplorer2D", "PolytopeExplorer3D", "ReconstructionPlayground", "DigitsExplorer")
+    expected |= {f"relu_frames_nb.viz.widgets.{n}" for n in explorers}
     assert expected <= titles, f"missing from the API page: {sorted(expected - titles)}"
     assert_math_typeset(pg, "api")
     pg.screenshot(path=str(shots / "api.png"))
