@@ -54,6 +54,14 @@ def test_frame_magic_binds_a_frame(ip):
     assert np.allclose(T.vectors, rf.zoo.mercedes_benz().vectors)
 
 
+@pytest.mark.parametrize("newline", ["\r", "\r\n"])
+def test_frame_magic_reads_cr_and_crlf_line_ends(ip, newline):
+    ip.run_cell_magic("frame", "T", newline.join(["0 1", "-0.8660254037844386 -0.5", "0.8660254037844386, -0.5", ""]))
+    T = ip.user_ns["T"]
+    assert T.m == 3 and T.n == 2
+    assert np.allclose(T.vectors, rf.zoo.mercedes_benz().vectors)
+
+
 @pytest.mark.parametrize(
     "line,cell,match",
     [
