@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -80,6 +81,32 @@ def test_frame_magic_refuses_bad_input(ip, line, cell, match):
     with pytest.raises(UsageError, match=match):
         ip.run_cell_magic("frame", line, cell)
     assert "T" not in ip.user_ns
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["_oh", "Out", "In", "_ih", "_dh", "_", "__", "___", "_i", "_ii", "_iii", "_i1", "_i42", "_7", "exit", "quit",
+     "get_ipython"],
+)  # fmt: skip
+def test_frame_magic_refuses_ipython_names(ip, name):
+    sentinel = object()
+    before = ip.user_ns.get(name, sentinel)
+    with pytest.raises(UsageError, match=rf"must not be one of IPython's own names \(.*\); got {re.escape(repr(name))}\."):
+        ip.run_cell_magic("frame", name, "1 0\n0 1")
+    assert ip.user_ns.get(name, sentinel) is before
+
+
+def test_frame_magic_refuses_to_rebind_a_module(ip):
+    ip.run_cell("import numpy as np_alias")
+    try:
+        with pytest.raises(UsageError, match="must not rebind a module; got 'np_alias' .the module numpy."):
+            ip.run_cell_magic("frame", "np_alias", "1 0\n0 1")
+        assert ip.user_ns["np_alias"] is np
+        ip.user_ns["T"] = 3  # any other value may be replaced
+        ip.run_cell_magic("frame", "T", "1 0\n0 1")
+        assert isinstance(ip.user_ns["T"], rf.Frame)
+    finally:
+        ip.user_ns.pop("np_alias", None)
 
 
 def test_relu_check_magic_mirrors_the_cli(ip):
