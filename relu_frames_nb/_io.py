@@ -15,10 +15,24 @@ import numpy as np
 from ._validation import to_float_array
 from .errors import InputError
 
-__all__ = ["read_array", "read_npz", "pick_array", "existing_file", "ARRAY_SUFFIXES"]
+__all__ = ["read_array", "read_npz", "pick_array", "existing_file", "unify_newlines", "ARRAY_SUFFIXES"]
 
 #: suffixes that :func:`read_array` understands
 ARRAY_SUFFIXES = (".npy", ".npz", ".csv", ".txt")
+
+
+def unify_newlines(text: str) -> str:
+    r"""``text`` with every line end written as ``\n``: Windows ``\r\n`` and a lone ``\r`` (classic Mac OS) alike.
+
+    Whatever splits typed or read text into rows calls this first, so that the three
+    conventions give the same rows.
+
+    Examples
+    --------
+    >>> unify_newlines("1 0\r0 1\r\n-1 -1\n")
+    '1 0\n0 1\n-1 -1\n'
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _text_rows(path: Path, delimiter: str | None) -> np.ndarray:
@@ -27,7 +41,7 @@ def _text_rows(path: Path, delimiter: str | None) -> np.ndarray:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"file {str(path)!r} must be UTF-8 text; got binary data.") from None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")  # CR-only (old Mac) line endings are rows too
+    text = unify_newlines(text)
     arr = np.loadtxt(io.StringIO(text), delimiter=delimiter, ndmin=2)
     return arr
 

@@ -7,7 +7,9 @@ r"""IPython extension: ``%load_ext relu_frames_nb``.
 * ``%%frame NAME`` — a cell magic that reads a matrix (one frame vector per line, numbers
   separated by spaces or commas; parsed safely by
   :func:`relu_frames_nb.viz.parsing.parse_matrix`, never ``eval``) into a ``Frame`` bound
-  to ``NAME`` in the user namespace.
+  to ``NAME`` in the user namespace. ``NAME`` must not be a keyword, a builtin, a dunder
+  name, one of IPython's own names (``In``, ``Out``, ``_``, ``_i3``, ``exit``, ...) or a
+  name bound to a module (``np`` after ``import numpy as np``).
 * ``%relu_check LAYER [--domain SPEC] [--samples N] [--seed S]`` — a line magic doing
   what ``python -m relu_frames_nb check`` does, on a layer in the namespace
   (:func:`relu_frames_nb.cli.check_layer`); it shows the report and returns it.
@@ -30,7 +32,9 @@ from __future__ import annotations
 import builtins
 import html
 import keyword
+import re
 import shlex
+import types
 from math import comb
 from typing import Any
 
@@ -60,6 +64,14 @@ __all__ = [
 SPARK_LIMIT = 20_000
 #: show at most this many rows of vectors / values in a repr
 MAX_ROWS = 12
+
+#: names IPython keeps in the user namespace for itself (history, output cache, helpers);
+#: ``%%frame`` refuses them, as well as ``_iN`` / ``_N`` (see :data:`_HISTORY_NAME`)
+_IPYTHON_NAMES = frozenset(
+    {"In", "Out", "_ih", "_oh", "_dh", "_", "__", "___", "_i", "_ii", "_iii", "exit", "quit", "get_ipython"}
+)
+#: the numbered input (``_i7``) and output (``_7``) history entries
+_HISTORY_NAME = re.compile(r"_i?[0-9]+")
 
 _CSS = ("<style>.rfnb-repr{border-collapse:collapse;font-size:90%;margin:2px 0}"
         ".rfnb-repr th,.rfnb-repr td{padding:1px 10px 1px 0;text-align:left;vertical-align:top}"
@@ -318,9 +330,21 @@ def _make_magics(ip):
             from .viz.parsing import parse_matrix
 
             name = line.strip()
+            hidden = getattr(self.shell, "user_ns_hidden", {})  # what this IPython put there at start-up
+            if name in _IPYTHON_NAMES or _HISTORY_NAME.fullmatch(name) or (name in hidden and not hasattr(builtins, name)):
+                raise UsageError(
+                    "usage: %%frame NAME must not be one of IPython's own names (In, Out, _, __, ___, _i, _ii, _iii, "
+                    f"_iN, _N, _ih, _oh, _dh, exit, quit, get_ipython); got {name!r}."
+                )
             if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__") or hasattr(builtins, name):
                 raise UsageError(
                     f"usage: %%frame NAME (a Python identifier that is not a keyword, a builtin or a dunder name); got {name!r}."
+                )
+            bound = self.shell.user_ns.get(name)
+            if isinstance(bound, types.ModuleType):
+                raise UsageError(
+                    f"usage: %%frame NAME must not rebind a module; got {name!r} (the module {bound.__name__}). "
+                    "Choose another name."
                 )
             try:
                 F = Frame(parse_matrix(cell))

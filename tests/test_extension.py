@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -54,6 +55,14 @@ def test_frame_magic_binds_a_frame(ip):
     assert np.allclose(T.vectors, rf.zoo.mercedes_benz().vectors)
 
 
+@pytest.mark.parametrize("newline", ["\r", "\r\n"])
+def test_frame_magic_reads_cr_and_crlf_line_ends(ip, newline):
+    ip.run_cell_magic("frame", "T", newline.join(["0 1", "-0.8660254037844386 -0.5", "0.8660254037844386, -0.5", ""]))
+    T = ip.user_ns["T"]
+    assert T.m == 3 and T.n == 2
+    assert np.allclose(T.vectors, rf.zoo.mercedes_benz().vectors)
+
+
 @pytest.mark.parametrize(
     "line,cell,match",
     [
@@ -72,6 +81,32 @@ def test_frame_magic_refuses_bad_input(ip, line, cell, match):
     with pytest.raises(UsageError, match=match):
         ip.run_cell_magic("frame", line, cell)
     assert "T" not in ip.user_ns
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["_oh", "Out", "In", "_ih", "_dh", "_", "__", "___", "_i", "_ii", "_iii", "_i1", "_i42", "_7", "exit", "quit",
+     "get_ipython"],
+)  # fmt: skip
+def test_frame_magic_refuses_ipython_names(ip, name):
+    sentinel = object()
+    before = ip.user_ns.get(name, sentinel)
+    with pytest.raises(UsageError, match=rf"must not be one of IPython's own names \(.*\); got {re.escape(repr(name))}\."):
+        ip.run_cell_magic("frame", name, "1 0\n0 1")
+    assert ip.user_ns.get(name, sentinel) is before
+
+
+def test_frame_magic_refuses_to_rebind_a_module(ip):
+    ip.run_cell("import numpy as np_alias")
+    try:
+        with pytest.raises(UsageError, match="must not rebind a module; got 'np_alias' .the module numpy."):
+            ip.run_cell_magic("frame", "np_alias", "1 0\n0 1")
+        assert ip.user_ns["np_alias"] is np
+        ip.user_ns["T"] = 3  # any other value may be replaced
+        ip.run_cell_magic("frame", "T", "1 0\n0 1")
+        assert isinstance(ip.user_ns["T"], rf.Frame)
+    finally:
+        ip.user_ns.pop("np_alias", None)
 
 
 def test_relu_check_magic_mirrors_the_cli(ip):

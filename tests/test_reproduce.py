@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -160,6 +161,73 @@ def test_cache_heals_foreign_incomplete_and_nan_shards(tmp_path, tiny_sizes, cap
     with np.load(tmp_path / "conv.npz", allow_pickle=False) as f:
         for k, v in first.items():  # the healed shards were recomputed to the same numbers
             np.testing.assert_array_equal(f[k], v)
+
+
+def _rewrite_shard(path, change):
+    """Apply ``change`` to the arrays of a shard (its ``_meta`` included) and write it back in place."""
+    with np.load(path, allow_pickle=False) as f:
+        arrays = {k: f[k] for k in f.files}
+    change(arrays)
+    np.savez_compressed(path, **arrays)
+
+
+def test_cache_heals_inf_cut_and_unrecorded_shapes_shards(tmp_path, tiny_sizes, monkeypatch, capsys):
+    monkeypatch.setitem(ex._CONV_SIZES["fast"], "n_trials", 3)
+    args = ["conv", "--out", str(tmp_path), "--workers", "1", "--quiet"]
+    assert rp.main(args) == 0
+    with np.load(tmp_path / "conv.npz", allow_pickle=False) as f:
+        first = {k: f[k] for k in f.files if k != "_meta"}
+    shards = sorted((tmp_path / "cache").glob("conv-*/*.npz"))
+    assert len(shards) == 3
+    assert rp.main(args) == 0  # undamaged shards are used as they are, though "distances" holds inf by design
+    assert "tasks computed 0" in capsys.readouterr().out
+
+    def add_inf(arrays):  # "final" is finite when written
+        arrays["final"] = arrays["final"].copy()
+        arrays["final"].flat[0] = np.inf
+
+    def cut(arrays):
+        arrays["iterations"] = arrays["iterations"][: arrays["iterations"].size // 2]
+
+    def forget_shapes(arrays):  # a shard as written before shapes were recorded
+        meta = json.loads(str(arrays["_meta"]))
+        meta.pop("shapes", None)
+        arrays["_meta"] = np.array(json.dumps(meta))
+
+    for shard, change in zip(shards, (add_inf, cut, forget_shapes)):
+        _rewrite_shard(shard, change)
+    assert rp.main(args) == 0
+    captured = capsys.readouterr()
+    assert "tasks computed 3" in captured.out
+    assert f"{shards[0]} (holds +inf in final)" in captured.err
+    assert f"{shards[1]} (iterations has shape (25,); it was written with shape (51,))" in captured.err
+    assert f"{shards[2]} (no record of the array shapes" in captured.err
+    with np.load(tmp_path / "conv.npz", allow_pickle=False) as f:
+        for k, v in first.items():
+            np.testing.assert_array_equal(f[k], v)
+
+
+def test_cache_accepts_the_non_finite_values_a_task_wrote_and_no_others(tmp_path):
+    from relu_frames_nb.experiments._runner import Cache
+
+    cache = Cache(tmp_path, "demo", {})
+    spec = {"seed": 1}
+    written = {"up": np.array([1.0, np.inf]), "down": np.array([-np.inf, 2.0]), "gap": np.array([np.nan, 3.0])}
+    cache.save("t", written, spec)
+    hit = cache.load("t", spec)
+    assert hit is not None and not cache.healed
+    for k, v in written.items():
+        np.testing.assert_array_equal(hit[k], v)
+    for key, value, reason in [("up", -np.inf, "holds -inf in up"), ("down", np.nan, "holds NaN in down"),
+                               ("gap", np.inf, "holds +inf in gap")]:  # fmt: skip
+        cache.save("t", written, spec)
+
+        def spoil(arrays, key=key, value=value):
+            arrays[key] = np.append(arrays[key][:1], value)
+
+        _rewrite_shard(cache.dir / "t.npz", spoil)
+        assert cache.load("t", spec) is None
+        assert cache.healed[-1].endswith(f"({reason})")
 
 
 def test_pool_workers_exit_when_the_parent_is_killed(tmp_path):

@@ -25,6 +25,9 @@ widgets = pytest.importorskip("relu_frames_nb.viz.widgets")
         "[[1, 0], [0, 1], [-1, -1]]",
         "  1  0  # first\n\n 0 1\n-1.0e0 -1.\n",
         "+1 0; .0 1; -1 -1",
+        "1 0\r0 1\r-1 -1",  # CR-only line ends (classic Mac OS)
+        "1 0\r\n0 1\r\n-1 -1\r\n",  # Windows line ends
+        "1 0  # first\r0 1\r-1 -1",  # a comment ends at a lone CR too
     ],
 )
 def test_parse_matrix_layouts(text):
@@ -52,6 +55,14 @@ def test_parse_matrix_refuses_anything_but_numbers(text, where):
         parse_matrix(text)
     assert where in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r", "\r\n"])
+def test_parse_matrix_positions_count_every_line_ending(newline):
+    text = newline.join(["1 0", "0 1", "-1 x"])
+    with pytest.raises(MatrixParseError) as info:
+        parse_matrix(text)
+    assert "'x' at line 3, column 4" in str(info.value)
 
 
 def test_parse_matrix_refuses_non_strings_and_huge_inputs():

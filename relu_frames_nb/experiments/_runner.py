@@ -198,9 +198,18 @@ def load_result(path: str | os.PathLike):
 # ---------------------------------------------------------------------------------
 
 
-def _has_nan(a: Any) -> bool:
+#: the non-finite values a shard records per array: meta key, name in messages, test
+_NON_FINITE = (
+    ("nan_keys", "NaN", np.isnan),
+    ("posinf_keys", "+inf", np.isposinf),
+    ("neginf_keys", "-inf", np.isneginf),
+)
+
+
+def _holds(a: Any, test: Callable[[np.ndarray], np.ndarray]) -> bool:
+    """Whether the float array ``a`` holds a value that ``test`` flags (never for other dtypes)."""
     a = np.asarray(a)
-    return bool(np.issubdtype(a.dtype, np.floating) and np.isnan(a).any())
+    return bool(np.issubdtype(a.dtype, np.floating) and test(a).any())
 
 
 class Cache:
@@ -231,7 +240,9 @@ class Cache:
 
         A shard is recomputed (and listed in :attr:`healed` with the reason) when it cannot be
         read, belongs to another task (its stored task key differs), lacks one of the arrays it
-        was saved with, or holds NaN in an array that had none when it was written.
+        was saved with, has no record of its array shapes (written by an older version), holds
+        an array whose shape differs from the recorded one (cut short, say), or holds NaN, +inf
+        or -inf in an array that held no such value when it was written.
         """
         if self.dir is None:
             return None
@@ -247,9 +258,20 @@ class Cache:
         missing = sorted(set(meta.get("keys", arrays)) - set(arrays))
         if missing:
             return self._heal(p, f"missing {', '.join(missing)}")
-        allowed = set(meta.get("nan_keys", ()))  # arrays that held NaN when the task wrote them
-        if any(k not in allowed and _has_nan(a) for k, a in arrays.items()):
-            return self._heal(p, "holds NaN")
+        shapes = meta.get("shapes")
+        if not isinstance(shapes, dict):
+            return self._heal(p, "no record of the array shapes; written by an older version")
+        for k, a in sorted(arrays.items()):
+            if k not in shapes:
+                return self._heal(p, f"{k} was not among the arrays written")
+            if list(a.shape) != shapes[k]:
+                written = tuple(shapes[k]) if isinstance(shapes[k], list) else shapes[k]
+                return self._heal(p, f"{k} has shape {a.shape}; it was written with shape {written}")
+        for record, label, test in _NON_FINITE:
+            allowed = set(meta.get(record, ()))  # arrays that held such values when the task wrote them
+            bad = [k for k, a in sorted(arrays.items()) if k not in allowed and _holds(a, test)]
+            if bad:
+                return self._heal(p, f"holds {label} in {', '.join(bad)}")
         arrays["_meta"] = meta
         return arrays
 
@@ -258,11 +280,15 @@ class Cache:
         return None
 
     def save(self, name: str, result: dict, spec: dict | None = None) -> None:
-        """Write task ``name``'s result with its task key and the list of its arrays."""
+        """Write task ``name``'s result with its task key, the names and shapes of its arrays, and
+        which arrays hold NaN, +inf or -inf (what :meth:`load` checks the shard against).
+        """
         if self.dir is None:
             return
-        arrays = {k: v for k, v in result.items() if k != "_meta"}
-        meta = dict(result.get("_meta", {}), keys=sorted(arrays), nan_keys=sorted(k for k, a in arrays.items() if _has_nan(a)))
+        arrays = {k: np.asarray(v) for k, v in result.items() if k != "_meta"}
+        meta = dict(result.get("_meta", {}), keys=sorted(arrays), shapes={k: list(a.shape) for k, a in arrays.items()})
+        for record, _, test in _NON_FINITE:
+            meta[record] = sorted(k for k, a in arrays.items() if _holds(a, test))
         if spec is not None:
             meta["task_key"] = self.task_key(spec)
         write_npz(self.dir / f"{name}.npz", arrays, meta)

@@ -1,4 +1,4 @@
-"""Safe parsing of a typed matrix (numbers only, never ``eval``).
+r"""Safe parsing of a typed matrix (numbers only, never ``eval``).
 
 One parser shared by the 2-D explorer's text box and the ``%%frame`` cell magic.
 Rows are frame vectors. Accepted layouts::
@@ -7,7 +7,8 @@ Rows are frame vectors. Accepted layouts::
     0 1
     -1 -1
 
-Rows are separated by new lines or ``;`` (or given as innermost ``[...]`` groups);
+Rows are separated by line ends (``\n``, ``\r\n`` or a lone ``\r``, all alike) or ``;``
+(or given as innermost ``[...]`` groups);
 entries by spaces or commas. ``#`` starts a comment. Every entry must be a plain decimal
 number such as ``-1``, ``.5`` or ``2.5e-3``; anything else (names, ``nan``, ``inf``,
 expressions) is refused with the line and column of the offending text.
@@ -20,6 +21,7 @@ import re
 
 import numpy as np
 
+from .._io import unify_newlines
 from ..errors import InputError
 
 __all__ = ["MatrixParseError", "parse_matrix", "MAX_ENTRIES"]
@@ -28,7 +30,7 @@ __all__ = ["MatrixParseError", "parse_matrix", "MAX_ENTRIES"]
 MAX_ENTRIES = 1_000_000
 
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
-_SPACE = re.compile(r"[ \t\r\f\v,]+")
+_SPACE = re.compile(r"[ \t\f\v,]+")  # no "\r": line ends are unified to "\n" first
 
 
 class MatrixParseError(InputError):
@@ -100,7 +102,8 @@ def parse_matrix(text: str, *, max_entries: int = MAX_ENTRIES) -> np.ndarray:
     Parameters
     ----------
     text : str
-        The matrix: rows on separate lines or separated by ``;`` (or as ``[...]`` groups),
+        The matrix: rows on separate lines (any of ``\n``, ``\r\n``, ``\r``) or separated by
+        ``;`` (or as ``[...]`` groups),
         entries separated by spaces or commas. ``#`` starts a comment.
     max_entries : int, default 1_000_000
         Refuse larger inputs.
@@ -131,6 +134,7 @@ def parse_matrix(text: str, *, max_entries: int = MAX_ENTRIES) -> np.ndarray:
         raise MatrixParseError(f"text must be a string; got {type(text).__name__}.")
     if len(text) > 40 * max_entries:
         raise MatrixParseError(f"text must hold at most {max_entries} entries; got {len(text)} characters.")
+    text = unify_newlines(text)  # before tokenizing, so that rows, comments and positions see one kind of line end
     rows: list[list[float]] = []
     current: list[float] = []
     depth = 0
