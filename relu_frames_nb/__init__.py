@@ -20,7 +20,7 @@ reconstruction   ReLU-synthesis, ReLU-duals, :func:`reconstruct`, PReLU inverse
 left_inverse     :class:`LeftInverseBank` (precomputed left inverses)
 frame_algorithm  the iterative ReLU frame algorithm
 stability        local and global Lipschitz bounds, image radius
-check            :func:`check`: the front door, "is this layer or network injective on K?"
+checking         :func:`check`: the front door, "is this layer or network injective on K?"
                  (and the deprecated aliases decide, exact_verdict, check_network)
 verdict          :class:`Verdict`, :class:`Certificate`, :class:`Status`: its one result
 exact/           the exact stage: mixed-integer programming (certificate or verified pair)
@@ -184,10 +184,10 @@ __all__ = [
 
 #: names imported on first use (the check, the exact stage and whole networks pull in more of SciPy)
 _LAZY = {
-    "check": "check",
-    "decide": "check",
-    "exact_verdict": "check",
-    "check_network": "check",
+    "check": "checking",
+    "decide": "checking",
+    "exact_verdict": "checking",
+    "check_network": "checking",
     "Network": "network",
 }
 

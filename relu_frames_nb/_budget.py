@@ -60,7 +60,8 @@ class Budget:
         self.stages: list[str] = []
         progress = as_progress(progress)
         total = limit if math.isfinite(limit) else 0.0
-        self._progress = Progress(progress, round(total, 1), expected_seconds=min(limit, 60.0), unit="s", desc=desc, leave=False)
+        self._progress = Progress(progress, round(total, 1), expected_seconds=min(limit, 60.0), unit="s", desc=desc,
+                                  info={"stage": "start"}, leave=False)  # fmt: skip
         self._parent: Budget | None = None
 
     # -- time -------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from ._validation import as_rng
 from .bias.estimate import BiasEstimate
 from .bias.polytope import polytope_bias
 from .domains import Domain
+from .domains.base import robust_norms
 from .errors import InputError, NotAFrameError, ReluFramesError
 from .exact import ExactResult, solve_exact
 from .frames import DEFAULT_RANK_TOL, Frame
@@ -101,6 +102,8 @@ def check_weights(
     P = normalise(W, alpha, K)
     notes = list(P.notes)
     details: dict = {"normal form": P.describe()}
+    if P.W.shape[0] < W.shape[1] or _as_layer(P) is None:
+        details["weights_rank"] = int(np.linalg.matrix_rank(P.W)) if P.W.size else 0
     fast: _Fast | None = None
     ex: ExactResult | None = None
     try:
@@ -108,7 +111,7 @@ def check_weights(
             ex = solve_exact(P.W, P.alpha, P.K, budget=budget, rng=as_rng(seed))
         else:
             if method in ("fast", "auto"):
-                fast = _fast_tests(P, budget if method == "fast" else budget.share(fraction=0.5), seed=seed,
+                fast = _fast_tests(P, K.describe(), budget if method == "fast" else budget.share(fraction=0.5), seed=seed,
                                    n_samples=n_samples, points=points, polytope=polytope, max_facets=max_facets,
                                    max_candidates=max_candidates)  # fmt: skip
             if (fast is None or fast.status == Status.UNDETERMINED) and method in ("exact", "auto"):
@@ -145,7 +148,9 @@ def _normal_polytope(polytope: Any, P: Normalised) -> Any:
     return values[P.rows] * P.row_scale * P.s
 
 
-def _fast_tests(P: Normalised, budget: Budget, *, seed, n_samples, points, polytope, max_facets, max_candidates) -> _Fast:
+def _fast_tests(P: Normalised, where: str, budget: Budget, *, seed, n_samples, points, polytope, max_facets,
+                max_candidates) -> _Fast:  # fmt: skip
+    """The paper's tests on the normal form; ``where`` is the caller's domain, described."""
     out = _Fast()
     layer = _as_layer(P)
     K = P.K
@@ -153,7 +158,6 @@ def _fast_tests(P: Normalised, budget: Budget, *, seed, n_samples, points, polyt
         out.notes.append("the weights are not a frame (zero rows removed, they do not span): the fast tests need one")
         return out
     alpha = layer.alpha
-    where = K.describe()
     # 1. the polytope bias (Thm PBE)
     budget.stage("polytope bias")
     values = _normal_polytope(polytope, P)
@@ -168,7 +172,8 @@ def _fast_tests(P: Normalised, budget: Budget, *, seed, n_samples, points, polyt
     if values is not None:
         # the comparison in the normal form; the margin reported in the caller's units
         normal_margin = float(np.min(values - alpha))
-        margin = float(np.min((values - alpha) / (P.row_scale * P.s)))
+        with np.errstate(over="ignore"):
+            margin = float(np.min((values - alpha) / (P.row_scale * P.s)))
         out.margin = margin
         slack = BIAS_RTOL * max(1.0, float(np.max(np.abs(alpha))))
         strict = bool(np.all(alpha < values))
@@ -258,7 +263,8 @@ def _combine(P: Normalised, K: Domain, fast: _Fast | None, ex: ExactResult | Non
             details["polytope_margin"] = fast.margin
         if fast.polytope is not None and not isinstance(fast.polytope, Exception):
             user = np.full(P.m, np.inf)
-            user[P.rows] = fast.polytope.values / (P.row_scale * P.s)
+            with np.errstate(over="ignore"):
+                user[P.rows] = fast.polytope.values / (P.row_scale * P.s)
             details["polytope_bias"] = user  # in the caller's coordinates (+inf: any bias)
         elif isinstance(fast.polytope, Exception):
             details["polytope_bias"] = f"not available: {fast.polytope}"
@@ -271,7 +277,8 @@ def _combine(P: Normalised, K: Domain, fast: _Fast | None, ex: ExactResult | Non
         notes += list(ex.notes)
         details.update(exact={"status": ex.status.value, "method": ex.method, "lower_bound": ex.lower_bound,
                               "upper_bound": ex.upper_bound, "h": ex.h, "h_method": ex.h_method,
-                              "seconds": round(ex.seconds, 3), "solves": ex.n_solves})  # fmt: skip
+                              "n_active": ex.n_active, "rank": ex.rank, "seconds": round(ex.seconds, 3),
+                              "solves": ex.n_solves})  # fmt: skip
         bounds = (ex.lower_bound, ex.upper_bound) if (ex.lower_bound is not None or ex.upper_bound is not None) else None
         text = _exact_text(ex, where, fast)
         if ex.status != Status.UNDETERMINED:
@@ -359,7 +366,8 @@ def _inconsistent_point(W: np.ndarray, alpha: np.ndarray, K: Domain, seed: Any) 
         return None
     X = np.vstack([X, K.interior_point()[None, :]])
     Wr = coords.rows(W)
-    norms = np.linalg.norm(Wr, axis=1)
+    norms = robust_norms(Wr) if Wr.shape[1] else np.zeros(Wr.shape[0])
+    Wr = Wr / np.where(norms > 0, norms, 1.0)[:, None]  # unit rows: no underflow in the rank test
     for x in X:
         with np.errstate(over="ignore", invalid="ignore"):
             pre = W @ x - alpha
@@ -372,7 +380,7 @@ def _inconsistent_point(W: np.ndarray, alpha: np.ndarray, K: Domain, seed: Any) 
         d = coords.d
         if rows.shape[0] < d:
             return x
-        s = np.linalg.svd(rows / np.linalg.norm(rows, axis=1, keepdims=True), compute_uv=False)
+        s = np.linalg.svd(rows, compute_uv=False)
         if s[-1] <= 1e3 * DEFAULT_RANK_TOL * s[0]:
             return x
     return None

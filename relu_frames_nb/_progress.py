@@ -43,6 +43,8 @@ class Progress:
         Estimated duration, for ``progress=None``.
     unit, desc : str
         Unit of ``done`` and a short description (also passed to the callback).
+    info : dict, optional
+        What the first update reports besides the counts (e.g. ``{"stage": "start"}``).
     **bar
         Further keyword arguments of the tqdm bar (``leave``, ``smoothing``, ...).
     """
@@ -56,6 +58,7 @@ class Progress:
         expected_seconds: float = 0.0,
         unit: str = "it",
         desc: str = "",
+        info: dict | None = None,
         **bar: Any,
     ) -> None:
         progress = as_progress(progress)
@@ -64,7 +67,7 @@ class Progress:
         self.done = initial
         self.total = total
         self.unit, self.desc = unit, desc
-        self.info: dict = {}
+        self.info: dict = dict(info or {})
         self._last = 0.0
         if self.callback is not None:
             self._emit()

@@ -1,18 +1,20 @@
 r"""IPython extension: ``%load_ext relu_frames_nb``.
 
 * Rich HTML representations (summary tables) of :class:`~relu_frames_nb.frames.Frame`,
-  :class:`~relu_frames_nb.layer.ReLULayer`, the domains,
-  :class:`~relu_frames_nb.bias.estimate.BiasEstimate` and the CLI's ``CheckReport``,
-  registered with IPython's display formatter (the classes themselves stay plain).
+  :class:`~relu_frames_nb.layer.ReLULayer`, the domains and
+  :class:`~relu_frames_nb.bias.estimate.BiasEstimate`, registered with IPython's display
+  formatter (the classes themselves stay plain); a :class:`~relu_frames_nb.Verdict` shows
+  itself (``_repr_html_``).
 * ``%%frame NAME`` — a cell magic that reads a matrix (one frame vector per line, numbers
   separated by spaces or commas; parsed safely by
   :func:`relu_frames_nb.viz.parsing.parse_matrix`, never ``eval``) into a ``Frame`` bound
   to ``NAME`` in the user namespace. ``NAME`` must not be a keyword, a builtin, a dunder
   name, one of IPython's own names (``In``, ``Out``, ``_``, ``_i3``, ``exit``, ...) or a
   name bound to a module (``np`` after ``import numpy as np``).
-* ``%relu_check LAYER [--domain SPEC] [--samples N] [--seed S]`` — a line magic doing
-  what ``python -m relu_frames_nb check`` does, on a layer in the namespace
-  (:func:`relu_frames_nb.cli.check_layer`); it shows the report and returns it.
+* ``%relu_check MODEL [--domain SPEC] [--samples N] [--seed S] [--time-limit S] [--method M]`` —
+  a line magic doing what ``python -m relu_frames_nb check`` does, on a layer or network in the
+  namespace (:func:`relu_frames_nb.check`); it returns the :class:`~relu_frames_nb.Verdict`,
+  which the notebook shows.
 
 Example session::
 
@@ -41,12 +43,15 @@ from typing import Any
 import numpy as np
 
 from .bias.estimate import BiasEstimate
+from .checking import DEFAULT_TIME_LIMIT, check
 from .domains import Domain, parse_domain
 from .domains.spec import DOMAIN_SPECS
 from .errors import InputError, ReluFramesError
 from .frames import Frame
 from .layer import ReLULayer
-from .verdict import Status
+from .network import Network
+from .verdict import Verdict
+from .viz.parsing import parse_matrix
 
 __all__ = [
     "load_ipython_extension",
@@ -226,30 +231,9 @@ def estimate_html(E: BiasEstimate) -> str:
     return _table("BiasEstimate", rows, _matrix_html(np.column_stack(cols), [f"φ{i + 1}" for i in range(E.m)], head))
 
 
-def report_html(R: Any) -> str:
-    """An HTML summary of a :class:`relu_frames_nb.cli.CheckReport` (verdict, reason, biases)."""
-    color = {Status.INJECTIVE: "#009E73", Status.NOT_INJECTIVE: "#D55E00"}.get(R.verdict, "#444444")
-    rows = [
-        ("verdict", f"<b style='color:{color}'>{html.escape(R.verdict.upper())}</b> (exit code {R.exit_code})"),
-        ("reason", html.escape(R.reason)),
-        ("layer", f"m = {R.layer.m} vectors in R^{R.layer.n}"),
-        ("domain", html.escape(R.domain.describe())),
-    ]
-    if R.polytope_note:
-        rows.append(("polytope", html.escape(R.polytope_note)))
-    if R.collision is not None and R.collision.found:
-        c = R.collision
-        rows.append(("collision", f"x = {html.escape(np.array2string(np.asarray(c.x), precision=4))}, "
-                                  f"y = {html.escape(np.array2string(np.asarray(c.y), precision=4))}"))  # fmt: skip
-    cols, head = [np.asarray(R.layer.alpha)], ["α"]
-    if R.polytope is not None:
-        cols.append(np.asarray(R.polytope.values))
-        head.append("polytope")
-    if R.sampling is not None:
-        cols.append(np.asarray(R.sampling.values))
-        head.append("sampling")
-    return _table("injectivity check", rows, _matrix_html(np.column_stack(cols), [f"φ{i + 1}" for i in range(R.layer.m)],
-                                                          head))  # fmt: skip
+def report_html(v: Verdict) -> str:
+    """An HTML summary of a :class:`~relu_frames_nb.Verdict` (its own ``_repr_html_``)."""
+    return v._repr_html_()
 
 
 # ---------------------------------------------------------------------------------
@@ -258,25 +242,27 @@ def report_html(R: Any) -> str:
 
 
 def parse_relu_check_args(line: str) -> dict[str, Any]:
-    """Parse ``LAYER [--domain SPEC] [--samples N] [--seed S]`` (raises ``ValueError`` with usage).
+    """Parse ``MODEL [--domain SPEC] [--samples N] [--seed S] [--time-limit S] [--method M]`` (``ValueError`` with usage).
 
     Examples
     --------
     >>> parse_relu_check_args("L --domain shell:0.5,1 --samples 1000")
-    {'name': 'L', 'domain': 'shell:0.5,1', 'samples': 1000, 'seed': 0}
+    {'name': 'L', 'domain': 'shell:0.5,1', 'samples': 1000, 'seed': 0, 'time-limit': 30.0, 'method': 'auto'}
     """
-    usage = f"usage: %relu_check LAYER [--domain {DOMAIN_SPECS.replace(' | ', '|')}] [--samples N] [--seed S]"
+    usage = (f"usage: %relu_check MODEL [--domain {DOMAIN_SPECS.replace(' | ', '|')}] [--samples N] [--seed S] "
+             "[--time-limit SECONDS] [--method auto|fast|exact]")  # fmt: skip
     try:
         tokens = shlex.split(line)
     except ValueError as exc:
         raise ValueError(f"{exc}. {usage}") from None
-    out: dict[str, Any] = {"name": None, "domain": "ball:1", "samples": 100_000, "seed": 0}
+    out: dict[str, Any] = {"name": None, "domain": "ball:1", "samples": 4000, "seed": 0, "time-limit": DEFAULT_TIME_LIMIT,
+                           "method": "auto"}  # fmt: skip
     k = 0
     while k < len(tokens):
         tok = tokens[k]
         if tok.startswith("--"):
             key, eq, val = tok[2:].partition("=")
-            if key not in ("domain", "samples", "seed"):
+            if key not in ("domain", "samples", "seed", "time-limit", "method"):
                 raise ValueError(f"unknown option --{key}. {usage}")
             if not eq:
                 k += 1
@@ -285,6 +271,18 @@ def parse_relu_check_args(line: str) -> dict[str, Any]:
                 val = tokens[k]
             if key == "domain":
                 out["domain"] = val
+            elif key == "method":
+                if val not in ("auto", "fast", "exact"):
+                    raise ValueError(f"--method must be auto, fast or exact; got {val!r}. {usage}")
+                out["method"] = val
+            elif key == "time-limit":
+                try:
+                    seconds = float(val)
+                except ValueError:
+                    seconds = -1.0
+                if not seconds >= 0 or seconds == float("inf"):
+                    raise ValueError(f"--time-limit must be a number of seconds >= 0; got {val!r}. {usage}")
+                out[key] = seconds
             else:
                 try:
                     num = int(val)
@@ -303,15 +301,15 @@ def parse_relu_check_args(line: str) -> dict[str, Any]:
     return out
 
 
-def _as_layer(obj: Any, name: str) -> ReLULayer:
-    if isinstance(obj, ReLULayer):
+def _as_model(obj: Any, name: str) -> ReLULayer | Network:
+    if isinstance(obj, (ReLULayer, Network)):
         return obj
-    if hasattr(obj, "weight") and hasattr(obj, "bias"):  # a torch.nn.Linear, without importing torch
+    if hasattr(obj, "weight") and hasattr(obj, "bias"):  # a torch.nn.Linear, without importing torch (PyTorch's b)
         b = obj.bias
         return ReLULayer.from_weights(obj.weight, None if b is None else b)
     raise ValueError(
-        f"{name} must be a ReLULayer (or a torch.nn.Linear); got {type(obj).__name__}. "
-        "Build one with rf.ReLULayer(frame, alpha)."
+        f"{name} must be a ReLULayer or a Network (or a torch.nn.Linear); got {type(obj).__name__}. "
+        "Build one with rf.ReLULayer(frame, alpha) or rf.ReLULayer.from_weights(W, b)."
     )
 
 
@@ -327,8 +325,6 @@ def _make_magics(ip):
         @cell_magic
         def frame(self, line: str, cell: str):
             """Read a matrix (one frame vector per line) into a Frame bound to NAME."""
-            from .viz.parsing import parse_matrix
-
             name = line.strip()
             hidden = getattr(self.shell, "user_ns_hidden", {})  # what this IPython put there at start-up
             if name in _IPYTHON_NAMES or _HISTORY_NAME.fullmatch(name) or (name in hidden and not hasattr(builtins, name)):
@@ -355,26 +351,19 @@ def _make_magics(ip):
 
         @line_magic
         def relu_check(self, line: str):
-            """Check injectivity of a layer on a domain, as ``python -m relu_frames_nb check`` does."""
-            from .cli import check_layer
-
+            """Check injectivity of a layer or network on a domain, as ``python -m relu_frames_nb check`` does."""
             try:
                 args = parse_relu_check_args(line)
                 if args["name"] not in self.shell.user_ns:
                     raise ValueError(f"no variable named {args['name']!r} in the namespace.")
-                layer = _as_layer(self.shell.user_ns[args["name"]], args["name"])
-                domain = parse_domain(args["domain"], layer.n, name="--domain")
+                model = _as_model(self.shell.user_ns[args["name"]], args["name"])
+                domain = parse_domain(args["domain"], model.n, name="--domain")
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
-            return check_layer(layer, domain, n_samples=args["samples"], seed=args["seed"])
+            return check(model, domain, method=args["method"], time_limit=args["time-limit"], n_samples=args["samples"],
+                         seed=args["seed"])  # fmt: skip
 
     return ReluFramesMagics(ip)
-
-
-def _report_type():
-    from .cli import CheckReport
-
-    return CheckReport
 
 
 _REPRS = (
@@ -390,14 +379,13 @@ def load_ipython_extension(ipython: Any) -> None:
     fmt = ipython.display_formatter.formatters["text/html"]
     for cls, func in _REPRS:
         fmt.for_type(cls, func)
-    fmt.for_type(_report_type(), report_html)
     ipython.register_magics(_make_magics(ipython))
 
 
 def unload_ipython_extension(ipython: Any) -> None:
     """Remove the HTML reprs and the magics."""
     fmt = ipython.display_formatter.formatters["text/html"]
-    for cls, _ in (*_REPRS, (_report_type(), None)):
+    for cls, _ in _REPRS:
         try:
             fmt.pop(cls)
         except KeyError:

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_bias, as_matrix, as_points, refuse_bool_bias, to_float_array
+from ._validation import as_bias, as_points, refuse_bool_bias, to_float_array
 from .errors import DimensionMismatchError, InputError
 from .frames import Frame, as_frame
 
-__all__ = ["AffineLayer", "ReLULayer", "PReLULayer", "as_layer", "as_weights"]
+__all__ = ["AffineLayer", "ReLULayer", "PReLULayer", "as_layer", "as_weights", "CONVENTION_HELP"]
 
 
 class AffineLayer:
@@ -204,16 +204,29 @@ def as_layer(L: Any, name: str = "layer") -> ReLULayer:
     )
 
 
-def as_weights(layer: Any, name: str = "layer") -> tuple[np.ndarray, np.ndarray]:
-    """``(W, alpha)`` (paper convention) of a :class:`ReLULayer` or of a raw pair ``(W, alpha)``.
+#: what to say when a raw pair arrives where its bias convention would have to be guessed
+CONVENTION_HELP = (
+    "a raw (W, bias) pair does not say whether the bias is added (PyTorch: ReLU(W x + b)) or subtracted (the paper: "
+    "ReLU(W x - alpha)); build rf.ReLULayer(W, alpha) for the paper's convention or rf.ReLULayer.from_weights(W, b) "
+    "for PyTorch's, and rf.Network.from_weights([(W1, b1), ...]) for a network of PyTorch-convention pairs"
+)
 
-    A raw pair may have weights whose rows do not span (a rank-deficient trained layer):
-    the exact verdict and the local-invertibility report accept those.
+
+def as_weights(layer: Any, name: str = "layer") -> tuple[np.ndarray, np.ndarray]:
+    """``(W, alpha)`` (paper convention) of a :class:`ReLULayer` or of a one-layer network.
+
+    A one-layer :class:`~relu_frames_nb.Network` (``rf.Network.from_weights([(W, b)])``) may
+    have weights whose rows do not span (a rank-deficient trained layer). A raw pair is
+    refused: its bias convention would have to be guessed.
     """
     if isinstance(layer, ReLULayer):
         return np.array(layer.frame.vectors), np.array(layer.alpha)
-    if isinstance(layer, tuple) and len(layer) == 2:
-        W = as_matrix(layer[0], "weights")
-        return W, as_bias(layer[1], W.shape[0], "alpha")
+    weights = getattr(layer, "weights", None)
+    if isinstance(weights, tuple) and len(weights) == 1 and len(weights[0]) == 2:
+        W, b = weights[0]
+        return np.array(W, dtype=float), -np.array(b, dtype=float)
+    if isinstance(layer, (tuple, list)) and len(layer) == 2:
+        raise InputError(f"{name} must be a ReLULayer or a one-layer Network; got a {type(layer).__name__} of two "
+                         f"arrays: {CONVENTION_HELP}.")  # fmt: skip
     as_layer(layer, name)  # raises the standard message
     raise AssertionError  # pragma: no cover

@@ -80,9 +80,10 @@ def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TO
 
     Parameters
     ----------
-    layer : ReLULayer or tuple (W, alpha)
-        The layer :math:`x \mapsto \mathrm{ReLU}(W x - \alpha)`; a raw pair may have weights that
-        do not span :math:`\mathbb{R}^n`.
+    layer : ReLULayer or Network with one layer
+        The layer :math:`x \mapsto \mathrm{ReLU}(W x - \alpha)`; a one-layer network
+        (``rf.Network.from_weights([(W, b)])``, PyTorch's convention) may have weights that do
+        not span :math:`\mathbb{R}^n`. A raw pair is refused (its bias convention is not known).
     X : array_like, shape (N, n)
         The data points (rows).
     rank_tol : float

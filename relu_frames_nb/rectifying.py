@@ -369,22 +369,22 @@ def _candidates(layer: ReLULayer, x0: np.ndarray):
         for _ in range(40):
             yield "null-space", x0 + eps * r, x0 - eps * r
             eps *= 0.5
-    # (b) rotation on the sphere of radius |x0|: y = cos(t) x0 +- sin(t) |x0| r with r in V, r ⟂ x0.
+    # (b) reflection of x0 across the hyperplane orthogonal to a direction u of V: the active rows
+    #     lie in that hyperplane (their values do not change) and |y| = |x0| (spheres and shells)
     nx = np.linalg.norm(x0)
     if nx > 0:
-        W = V - np.outer(x0 / nx, (x0 / nx) @ V)  # project V onto x0^⟂
-        u, s, _ = np.linalg.svd(W, full_matrices=False)
-        for j in np.flatnonzero(s > 1e-8):
-            r = u[:, j]
-            t = 0.5
-            for _ in range(40):
-                yield "rotation", np.cos(t) * x0 + np.sin(t) * nx * r, np.cos(t) * x0 - np.sin(t) * nx * r
-                t *= 0.5
-        # (c) reflection of x0 across the hyperplane orthogonal to a direction of V.
         for j in range(V.shape[1]):
             u_ = V[:, j]
-            if abs(u_ @ x0) > 1e-12:
+            if abs(u_ @ x0) > 1e-12 * nx:
                 yield "reflection", x0, x0 - 2.0 * (u_ @ x0) * u_
+        # (c) the same inside the plane of two directions of V: reflect across the part of V orthogonal to x0
+        P = V - np.outer(x0 / nx, (x0 / nx) @ V)
+        u, s, _ = np.linalg.svd(P, full_matrices=False)
+        for j in np.flatnonzero(s > 1e-8):
+            r = V @ (V.T @ u[:, j])
+            r /= np.linalg.norm(r)
+            if abs(r @ x0) > 1e-12 * nx:
+                yield "reflection", x0, x0 - 2.0 * (r @ x0) * r
 
 
 def find_collision(
@@ -405,7 +405,8 @@ def find_collision(
     ``r`` leaves every active coefficient unchanged and, for a small step, keeps every
     inactive one inactive, so ``x0 + eps r`` and ``x0 - eps r`` collide (proof of Thm
     "Injectivity of ReLU layers II"). On curved domains (sphere, shell boundary) the
-    pair is built by a rotation or reflection that stays in ``K``. For a finite data set
+    pair is a reflection across a hyperplane that holds every active frame vector (exact, and it
+    keeps the norm). For a finite data set
     (:class:`Samples`) the search is exact: points with identical outputs are compared
     directly. Every returned pair passes the package's one pair check
     (:func:`relu_frames_nb._pairs.collides`: equal outputs relative to the pair's separation)
@@ -447,13 +448,24 @@ def find_collision(
     if bad.shape[0]:
         # prefer points far from every switching hyperplane: more room for the construction
         gaps = _hyperplane_gaps(layer, bad)
-        gaps /= np.maximum(np.linalg.norm(bad, axis=1), 1.0)
+        gaps /= np.maximum(np.linalg.norm(bad, axis=1), 1e-300)
+        # the widest verified pair among the first few points that give one (a wide pair is easier to see)
+        best, best_sep, found = None, 0.0, 0
         for x0 in bad[np.argsort(-gaps)][: as_count(max_tries, "max_tries")]:
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > deadline or found >= 8:
                 break
             for method, y1, y2 in _candidates(layer, x0):
                 if _verify(layer, K, y1, y2):
-                    return Collision(True, y1, y2, layer(y1), "verified", X.shape[0], method)
+                    sep = float(np.linalg.norm(y1 - y2)) / max(float(np.linalg.norm(y1)), float(np.linalg.norm(y2)), 1e-300)
+                    found += 1
+                    if sep > best_sep:
+                        best, best_sep = (method, y1, y2), sep
+                    break
+            if best_sep >= 1e-2:
+                break
+        if best is not None:
+            method, y1, y2 = best
+            return Collision(True, y1, y2, layer(y1), "verified", X.shape[0], method)
     return Collision(False, None, None, None, "sampled", X.shape[0])
 
 

@@ -1,6 +1,11 @@
+"""`python -m relu_frames_nb check`: loading, the Verdict it prints, bad input, interrupts, the fuzz round."""
+
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 import types
 
 import numpy as np
@@ -10,11 +15,12 @@ import relu_frames_nb as rf
 from relu_frames_nb.cli import (
     EXIT_BAD_INPUT,
     EXIT_INJECTIVE,
+    EXIT_INTERRUPTED,
     EXIT_NOT_INJECTIVE,
     EXIT_UNDETERMINED,
-    check_layer,
     load_layer,
-    parse_domain,
+    load_model,
+    load_weights,
 )
 from relu_frames_nb.errors import InputError
 
@@ -43,6 +49,7 @@ def test_load_formats_agree(triangle_files):
     np.testing.assert_allclose(load_layer(t / "W.npy", bias="alpha:-0.25").alpha, -0.25)
     np.save(t / "b.npy", np.array([1.0, 2.0, 3.0]))
     np.testing.assert_allclose(load_layer(t / "W.npy", bias=str(t / "b.npy")).alpha, [-1, -2, -3])
+    assert load_weights(t / "layer.npz")[2] == "b" and load_weights(t / "alpha.npz")[2] == "alpha"
 
 
 def test_load_refuses_bad_files(tmp_path):
@@ -62,25 +69,9 @@ def test_load_refuses_bad_files(tmp_path):
         load_layer(tmp_path / "W.npy", bias="one,two")
     (tmp_path / "W.txt").write_text("1 0\n0 0\n")
     with pytest.raises(InputError):
-        load_layer(tmp_path / "W.txt")  # zero row: not a frame
-
-
-def test_parse_domain():
-    assert parse_domain("ball:2", 3) == rf.Ball(3, 2.0)
-    assert parse_domain("sphere", 2) == rf.Sphere(2)
-    assert parse_domain("shell:0.5,1", 2) == rf.Shell(2, 0.5, 1.0)
-    assert parse_domain("positive-ball:1", 2) == rf.PositiveBall(2)
-    assert parse_domain("real-space", 2) == rf.RealSpace(2)
-    for bad in ("cube:1", "shell:1", "shell:1,0.5", "ball:-1", "ball:x", "", "samples:"):
-        with pytest.raises(InputError):
-            parse_domain(bad, 2)
-
-
-def test_samples_domain(tmp_path):
-    np.save(tmp_path / "X.npy", np.ones((5, 3)))
-    assert isinstance(parse_domain(f"samples:{tmp_path / 'X.npy'}", 3), rf.Samples)
-    with pytest.raises(InputError, match="must have 2 columns"):
-        parse_domain(f"samples:{tmp_path / 'X.npy'}", 2)
+        load_layer(tmp_path / "W.txt")  # zero row: not a frame ...
+    model, _ = load_model(tmp_path / "W.txt")  # ... but the command checks it as a one-layer network
+    assert isinstance(model, rf.Network) and len(model) == 1
 
 
 def test_torch_state_dict_loader_with_a_stub(tmp_path, monkeypatch):
@@ -102,18 +93,12 @@ def test_torch_state_dict_loader_with_a_stub(tmp_path, monkeypatch):
     assert calls["weights_only"] is True
     np.testing.assert_allclose(L.frame.vectors, W1)
     np.testing.assert_allclose(L.alpha, -b1)
+    net, kind = load_model(tmp_path / "model.pt")  # the whole file: a network, in the state dict's order
+    assert isinstance(net, rf.Network) and net.names == ("enc", "dec") and kind == "b"
 
 
-def test_real_torch_state_dict(tmp_path):
-    torch = pytest.importorskip("torch")
-    lin = torch.nn.Linear(2, 6)
-    torch.save(lin.state_dict(), tmp_path / "lin.pt")
-    L = load_layer(tmp_path / "lin.pt")
-    np.testing.assert_allclose(L.alpha, -lin.bias.detach().numpy(), rtol=1e-6)
-
-
-def _run(*args):
-    proc = subprocess.run([sys.executable, "-m", "relu_frames_nb", *map(str, args)], capture_output=True, text=True)
+def _run(*args, **kw):
+    proc = subprocess.run([sys.executable, "-m", "relu_frames_nb", *map(str, args)], capture_output=True, text=True, **kw)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -126,46 +111,221 @@ def test_cli_bad_input_exit_code_and_no_traceback(tmp_path):
     rc, out, err = _run("check", tmp_path / "W.npy", "--domain", "cube")
     assert rc == EXIT_BAD_INPUT and "--domain" in err and "Traceback" not in err
     rc, out, err = _run("check", tmp_path / "missing.npy", "--json")
-    assert rc == EXIT_BAD_INPUT and json.loads(out)["verdict"] == "error"
+    assert rc == EXIT_BAD_INPUT and json.loads(out)["status"] == "error"
 
 
-def test_check_verdicts_triangle(triangle_files):
+def test_check_prints_the_verdict_as_json(triangle_files):
     t = triangle_files
     # alpha = -1/2 on the unit ball: injective, guaranteed by the polytope bias (Example "mb")
-    rc, out, err = _run("check", t / "layer.npz", "--domain", "ball:1", "--samples", "20000", "--json")
+    rc, out, err = _run("check", t / "layer.npz", "--domain", "ball:1", "--json", "--quiet")
     rep = json.loads(out)
-    assert rc == EXIT_INJECTIVE and rep["verdict"] == "injective", err
-    np.testing.assert_allclose(rep["polytope_bias"], [-0.5] * 3, atol=1e-12)
+    assert rc == EXIT_INJECTIVE and rep["status"] == "injective" and rep["exit_code"] == 0, err
+    assert rep["certificate"]["kind"] == "polytope bias" and "PyTorch" in rep["details"]["bias"]
+    np.testing.assert_allclose(rep["details"]["polytope_bias"], [-0.5] * 3, atol=1e-12)
+    expected = set(rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5), rf.Ball(2)).to_dict())
+    assert set(rep) == expected  # the command prints Verdict.to_dict()
     # alpha = 0: not injective, with a collision pair that really collides
-    rc, out, _ = _run("check", t / "W.npy", "--domain", "ball:1", "--samples", "20000", "--json")
+    rc, out, _ = _run("check", t / "W.npy", "--domain", "ball:1", "--json", "--quiet")
     rep = json.loads(out)
-    assert rc == EXIT_NOT_INJECTIVE and rep["verdict"] == "not injective"
+    assert rc == EXIT_NOT_INJECTIVE and rep["status"] == "not injective"
     L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
-    x, y = np.array(rep["collision"]["x"]), np.array(rep["collision"]["y"])
-    np.testing.assert_allclose(L(x), L(y), atol=1e-9)
-    assert np.linalg.norm(x - y) > 1e-4 and np.linalg.norm(x) <= 1 + 1e-12 and np.linalg.norm(y) <= 1 + 1e-12
-    # text output has one line per element
-    rc, out, _ = _run("check", t / "layer.npz", "--samples", "5000")
-    assert rc == EXIT_INJECTIVE and "INJECTIVE" in out and out.count("\n") >= 6
+    x, y = (np.array(p) for p in rep["pair"])
+    np.testing.assert_allclose(L(x), L(y), rtol=0, atol=1e-15)
+    assert np.linalg.norm(x - y) > 1e-6 and rf.Ball(2).contains_certified(np.vstack([x, y])).all()
+    # text: the verdict line first
+    rc, out, _ = _run("check", t / "layer.npz", "--quiet")
+    assert rc == EXIT_INJECTIVE and out.startswith("injective on the ball B(r=1)")
 
 
-def test_check_layer_undetermined_and_exact_sets():
-    # a tiny margin above the polytope bias: no guarantee, and sampling cannot find the thin failure region
+def test_check_undetermined_and_finite_sets(tmp_path):
     F = rf.zoo.platonic("icosahedron")
     pbe = rf.polytope_bias(F, rf.Sphere(3)).values
-    rep = check_layer(rf.ReLULayer(F, pbe + 1e-9), rf.Sphere(3), n_samples=2000)
-    assert rep.verdict in ("undetermined", "not injective") and rep.exit_code in (EXIT_UNDETERMINED, EXIT_NOT_INJECTIVE)
+    np.savez(tmp_path / "ico.npz", W=F.vectors, alpha=pbe + 1e-9)
+    rc, out, _ = _run("check", tmp_path / "ico.npz", "--domain", "sphere:1", "--json", "--quiet", "--time-limit", "5")
+    assert rc in (EXIT_UNDETERMINED, EXIT_NOT_INJECTIVE) and json.loads(out)["status"] in ("undetermined", "not injective")
     # finite data set: exact in both directions (Example "mb2")
     pts = np.array([[0.5, SQ3 / 2], [-0.5, SQ3 / 2], [0.0, -1.0]])
-    L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
-    assert check_layer(L, rf.Samples(pts)).verdict == "not injective"
-    assert check_layer(L, rf.Samples(pts[1:])).verdict == "injective"
+    np.save(tmp_path / "W.npy", rf.zoo.mercedes_benz().vectors)
+    np.save(tmp_path / "X3.npy", pts)
+    np.save(tmp_path / "X2.npy", pts[1:])
+    assert _run("check", tmp_path / "W.npy", "--domain", f"samples:{tmp_path / 'X3.npy'}", "--quiet")[0] == EXIT_NOT_INJECTIVE
+    assert _run("check", tmp_path / "W.npy", "--domain", f"samples:{tmp_path / 'X2.npy'}", "--quiet")[0] == EXIT_INJECTIVE
 
 
-def test_check_zero_bias_real_space_exact():
-    L = rf.ReLULayer(rf.zoo.plus_minus_basis(3), 0.0)
-    rep = check_layer(L, rf.RealSpace(3), n_samples=2000)
-    assert rep.verdict == "injective" and rep.details["method"] == "Tukey depth"
-    # alpha <= 0 keeps the property (Prop. "inclusive"); the triangle frame (m < 2n) is never injective on R^n
-    assert check_layer(L.with_bias(-0.3), rf.RealSpace(3), n_samples=2000).verdict == "injective"
-    assert check_layer(rf.ReLULayer(rf.zoo.mercedes_benz(), -1.0), rf.RealSpace(2), n_samples=2000).verdict == "not injective"
+def test_check_zero_bias_real_space_exact(tmp_path):
+    np.save(tmp_path / "pm.npy", rf.zoo.plus_minus_basis(3).vectors)
+    rc, out, _ = _run("check", tmp_path / "pm.npy", "--domain", "real-space", "--json", "--quiet")
+    assert rc == EXIT_INJECTIVE and json.loads(out)["method"] == "Tukey depth"
+    np.save(tmp_path / "mb.npy", rf.zoo.mercedes_benz().vectors)
+    rc, out, _ = _run("check", tmp_path / "mb.npy", "--bias", "alpha:-1", "--domain", "real-space", "--quiet")
+    assert rc == EXIT_NOT_INJECTIVE  # m < 2n: never injective on R^n
+
+
+# ---------------------------------------------------------------------------------
+# the fuzz round's findings
+# ---------------------------------------------------------------------------------
+
+
+def test_fuzz_decimal_box_bounds_are_numbers_not_a_file(tmp_path):
+    np.save(tmp_path / "W.npy", rf.zoo.mercedes_benz().vectors)
+    rc, out, err = _run("check", tmp_path / "W.npy", "--domain", "box:-0.5,0.5", "--json", "--quiet")
+    assert rc in (0, 1, 3) and json.loads(out)["domain"] == "the box [-0.5, 0.5]^2", err
+
+
+@pytest.mark.parametrize("spec", ["ball:1e300", "box:-1e308,1e308", "ball:1e-300"])
+def test_fuzz_extreme_domains_are_checked_not_refused(tmp_path, spec):
+    np.save(tmp_path / "W.npy", np.random.default_rng(0).standard_normal((9, 3)))
+    rc, out, err = _run("check", tmp_path / "W.npy", "--domain", spec, "--json", "--quiet")
+    rep = json.loads(out)
+    assert rc == EXIT_NOT_INJECTIVE and rep["status"] == "not injective", err  # as on ball:1 (zero bias)
+
+
+def test_fuzz_a_cube_with_huge_bounds_is_bounded(tmp_path):
+    np.savez(tmp_path / "P.npz", A=np.vstack([np.eye(3), -np.eye(3)]), b=np.full(6, 1e300))
+    K = rf.parse_domain(f"polytope:{tmp_path / 'P.npz'}", 3)
+    assert K.bounded and K.radius == pytest.approx(np.sqrt(3) * 1e300)
+    np.save(tmp_path / "W.npy", np.random.default_rng(0).standard_normal((9, 3)))
+    rc, out, err = _run("check", tmp_path / "W.npy", "--domain", f"polytope:{tmp_path / 'P.npz'}", "--json", "--quiet")
+    assert rc == EXIT_NOT_INJECTIVE, err
+
+
+def test_fuzz_a_directory_or_fifo_is_named_as_such(tmp_path):
+    (tmp_path / "d.npy").mkdir()
+    rc, _, err = _run("check", tmp_path / "d.npy")
+    assert rc == EXIT_BAD_INPUT and "directory" in err
+    os.mkfifo(tmp_path / "f.npy")
+    rc, _, err = _run("check", tmp_path / "f.npy")
+    assert rc == EXIT_BAD_INPUT and "FIFO" in err
+
+
+def test_fuzz_an_npz_with_both_biases_or_a_loose_vector_is_refused(tmp_path):
+    W = rf.zoo.mercedes_benz().vectors
+    np.savez(tmp_path / "both.npz", W=W, b=np.ones(3), alpha=np.ones(3))
+    with pytest.raises(InputError, match="one bias"):
+        load_weights(tmp_path / "both.npz")
+    np.savez(tmp_path / "loose.npz", W, np.ones(3))  # arr_0 = W, arr_1 = an unnamed vector
+    with pytest.raises(InputError, match="arr_1"):
+        load_weights(tmp_path / "loose.npz")
+
+
+def _net_npz(path, names, widths, seed=0):
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for name, (n_in, n_out) in zip(names, widths):
+        arrays[f"{name}.weight"] = rng.standard_normal((n_out, n_in))
+        arrays[f"{name}.bias"] = np.zeros(n_out)
+    np.savez(path, **arrays)
+    return arrays
+
+
+def test_fuzz_bias_with_a_network_file_is_refused(tmp_path):
+    _net_npz(tmp_path / "net.npz", ["fc1", "fc2"], [(2, 6), (6, 12)])
+    rc, out, _ = _run("check", tmp_path / "net.npz", "--bias", "0.1", "--json")
+    assert rc == EXIT_BAD_INPUT and "--bias applies to one layer" in json.loads(out)["error"]
+
+
+def test_fuzz_layers_are_composed_in_the_order_of_their_names_and_named(tmp_path):
+    # saved in the order fc1, fc10, fc2 (a sorted dict): numbers must compare as numbers
+    arrays = _net_npz(tmp_path / "x.npz", ["fc1", "fc2", "fc10"], [(3, 3), (3, 3), (3, 3)])
+    np.savez(tmp_path / "net.npz", **{k: arrays[k] for k in sorted(arrays)})
+    net, _ = load_model(tmp_path / "net.npz")
+    assert net.names == ("fc1", "fc2", "fc10")
+    np.testing.assert_array_equal(net.weights[2][0], arrays["fc10.weight"])
+    rc, out, _ = _run("check", tmp_path / "net.npz", "--json", "--quiet", "--time-limit", "5")
+    rep = json.loads(out)
+    assert rep["details"]["layer_names"] == ["fc1", "fc2", "fc10"]
+    assert [ly["details"]["layer"] for ly in rep["layers"]][0] == "layer 1 (fc1)"
+
+
+def test_fuzz_a_scalar_weight_beside_a_matrix_is_refused(tmp_path):
+    np.savez(tmp_path / "net.npz", **{"fc1.weight": np.array(2.0), "fc2.weight": np.ones((4, 2)), "fc3.weight": np.ones((3, 4))})
+    rc, out, _ = _run("check", tmp_path / "net.npz", "--json")
+    assert rc == EXIT_BAD_INPUT and "0-D" in json.loads(out)["error"]
+
+
+# ---------------------------------------------------------------------------------
+# interrupts and children
+# ---------------------------------------------------------------------------------
+
+
+def _slow_layer(tmp_path):
+    """A layer whose exact stage runs long: 24 dimensions, 120 rows, near the transition, in a forked MILP child."""
+    W = np.random.default_rng(0).standard_normal((120, 24))
+    W /= np.linalg.norm(W, axis=1, keepdims=True)
+    np.savez(tmp_path / "slow.npz", W=W, alpha=np.full(120, -0.05))
+    return tmp_path / "slow.npz"
+
+
+def _start(path, *extra):
+    env = dict(os.environ, RFNB_MILP_CHILD="always")
+    return subprocess.Popen([sys.executable, "-m", "relu_frames_nb", "check", str(path), "--domain", "box:-1,1",
+                             "--method", "exact", "--time-limit", "120", "--quiet", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+
+
+def _children(pid):
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def _alive(pid):
+    """Running (a zombie waiting for its reaper counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_for_child(proc, seconds=60):
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        kids = _children(proc.pid)
+        if kids:
+            return kids
+        if proc.poll() is not None:
+            return []
+        time.sleep(0.1)
+    return []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig, json_flag", [(signal.SIGINT, True), (signal.SIGTERM, True), (signal.SIGINT, False)])
+def test_interrupt_prints_one_line_and_its_own_exit_code(tmp_path, sig, json_flag):
+    proc = _start(_slow_layer(tmp_path), *(["--json"] if json_flag else []))
+    kids = _wait_for_child(proc)
+    assert kids, proc.communicate()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == EXIT_INTERRUPTED and "Traceback" not in err
+    if json_flag:
+        rep = json.loads(out)
+        assert rep["status"] == "interrupted" and rep["exit_code"] == EXIT_INTERRUPTED
+    else:
+        assert err.strip().startswith("interrupted:") and err.strip().count("\n") == 0
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 30 and any(_alive(k) for k in kids):
+        time.sleep(0.05)
+    assert not any(_alive(k) for k in kids)  # the MILP child went with it
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_milp_child_dies_with_its_parent(tmp_path):
+    proc = _start(_slow_layer(tmp_path))
+    kids = _wait_for_child(proc)
+    assert kids
+    proc.kill()
+    proc.wait()
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 30 and any(_alive(k) for k in kids):
+        time.sleep(0.05)
+    assert not any(_alive(k) for k in kids)

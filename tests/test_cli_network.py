@@ -39,9 +39,10 @@ def test_check_whole_network_witness_is_a_real_collision(tmp_path):
     rep = json.loads(out)
     assert rc == 1 and rep["status"] == "not injective"
     x, y = (np.array(p) for p in rep["pair"])
-    net = rf.Network([(W1, np.full(12, -2.0)), (W2, np.zeros(30))])
+    net = rf.Network.from_weights([(W1, np.full(12, -2.0)), (W2, np.zeros(30))])
     assert not np.allclose(x, y) and np.linalg.norm(x) <= 1 + 1e-9 and np.linalg.norm(y) <= 1 + 1e-9
-    np.testing.assert_allclose(net(x), net(y), atol=1e-9)
+    np.testing.assert_allclose(net(x), net(y), rtol=1e-12, atol=1e-12)
+    assert rf.Ball(3).contains_certified(np.vstack([x, y])).all()
 
 
 def test_layer_option_still_checks_one_layer(tmp_path):

@@ -72,12 +72,12 @@ def test_cr_only_line_endings_are_rows(tmp_path):
 
 def test_old_domain_keyword_still_works_with_a_warning():
     L = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5)
-    with pytest.warns(DeprecationWarning, match="'domain' is deprecated"):
+    with pytest.warns(DeprecationWarning, match="rf.decide is deprecated"):
         v = rf.decide(L, domain=rf.Ball(2))
     assert v.status == Status.INJECTIVE == "injective"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert rf.decide(L, K=rf.Ball(2)).status == "injective"
+        assert rf.check(L, K=rf.Ball(2)).status == "injective"
 
 
 def test_status_is_one_vocabulary():
@@ -110,7 +110,7 @@ def test_cli_bad_options_exit_2_with_json(tmp_path):
     for extra in (["--seed", "-1"], ["--max-facets", "0"], ["--domain", "real-space:5"], ["--layer", "enc"]):
         rc, out, err = _run("check", tmp_path / "W.npy", *extra, "--json")
         assert rc == EXIT_BAD_INPUT, (extra, out, err)
-        assert json.loads(out)["verdict"] == "error" and "Traceback" not in err
+        assert json.loads(out)["status"] == "error" and "Traceback" not in err
 
 
 def test_cli_junk_files_are_bad_input_not_verdicts(tmp_path):
@@ -124,8 +124,10 @@ def test_cli_junk_files_are_bad_input_not_verdicts(tmp_path):
 def test_cli_bias_npz(tmp_path):
     np.save(tmp_path / "W.npy", rf.zoo.mercedes_benz().vectors)
     np.savez(tmp_path / "b.npz", b=np.full(3, 0.5))
-    rc, out, _ = _run("check", tmp_path / "W.npy", "--bias", tmp_path / "b.npz", "--samples", "2000", "--json")
-    assert rc == 0 and json.loads(out)["alpha"] == [-0.5, -0.5, -0.5]
+    rc, out, _ = _run("check", tmp_path / "W.npy", "--bias", tmp_path / "b.npz", "--samples", "2000", "--json", "--quiet")
+    rep = json.loads(out)
+    assert rc == 0 and "PyTorch" in rep["details"]["bias"]
+    np.testing.assert_allclose(rep["details"]["polytope_bias"], [-0.5] * 3)  # the bound the bias -b = -0.5 meets
 
 
 def test_internal_error_is_never_a_verdict(monkeypatch, capsys):
@@ -134,9 +136,9 @@ def test_internal_error_is_never_a_verdict(monkeypatch, capsys):
     def boom(*args, **kwargs):
         raise ZeroDivisionError("simulated bug")
 
-    monkeypatch.setattr(cli, "check_weights", boom)
-    args = cli.build_check_parser().parse_args(["unused.npy", "--json"])
-    monkeypatch.setattr(cli, "load_weights", lambda *a, **k: (rf.zoo.mercedes_benz().vectors, np.zeros(3)))
+    monkeypatch.setattr(cli, "check", boom)
+    args = cli.build_check_parser().parse_args(["unused.npy", "--json", "--quiet"])
+    monkeypatch.setattr(cli, "load_model", lambda *a, **k: (rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), "b"))
     rc = cli.main_check(args)
     out = json.loads(capsys.readouterr().out)
     assert rc == EXIT_INTERNAL_ERROR and out["error_kind"] == "internal error" and "simulated bug" in out["error"]

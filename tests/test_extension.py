@@ -111,14 +111,15 @@ def test_frame_magic_refuses_to_rebind_a_module(ip):
 
 def test_relu_check_magic_mirrors_the_cli(ip):
     ip.user_ns["L"] = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.6)
-    report = ip.run_line_magic("relu_check", "L --domain ball:1 --samples 2000")
-    assert report.verdict == "injective" and report.exit_code == 0
+    v = ip.run_line_magic("relu_check", "L --domain ball:1 --samples 2000")
+    assert isinstance(v, rf.Verdict) and v.status == "injective" and v.exit_code == 0
     ip.user_ns["L"] = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
-    report = ip.run_line_magic("relu_check", "L --domain=sphere --samples 2000 --seed 3")
-    assert report.verdict == "not injective" and report.exit_code == 1
-    assert report.collision.found
-    html = _html(ip, report)
-    assert "NOT INJECTIVE" in html and "collision" in html
+    v = ip.run_line_magic("relu_check", "L --domain=sphere --samples 2000 --seed 3 --time-limit 5 --method fast")
+    assert v.status == "not injective" and v.exit_code == 1 and v.pair is not None
+    html = v._repr_html_()  # a Verdict shows itself; IPython calls _repr_html_
+    assert "not injective" in html and "pair" in html
+    ip.user_ns["net"] = rf.Network.from_weights([(rf.zoo.mercedes_benz().vectors, np.full(3, 0.6))])
+    assert ip.run_line_magic("relu_check", "net --domain ball:1").status == "injective"  # a network too
 
 
 def test_relu_check_accepts_a_linear_module(ip):
@@ -127,8 +128,10 @@ def test_relu_check_accepts_a_linear_module(ip):
         bias = np.full(3, 0.6)
 
     ip.user_ns["lin"] = Linear()
-    report = ip.run_line_magic("relu_check", "lin --samples 1000")
-    assert np.allclose(report.layer.alpha, -0.6) and report.verdict == "injective"
+    v = ip.run_line_magic("relu_check", "lin --samples 1000")
+    assert v.status == "injective"  # read as PyTorch's b = 0.6: alpha = -0.6 < -1/2
+    ip.user_ns["lin"].bias = np.full(3, 0.4)  # alpha = -0.4 > -1/2: not injective on the ball
+    assert ip.run_line_magic("relu_check", "lin --samples 1000").status == "not injective"
 
 
 @pytest.mark.parametrize(
@@ -144,6 +147,8 @@ def test_relu_check_accepts_a_linear_module(ip):
         ("L M", "unexpected"),
         ("L --domain", "needs a value"),
         ("L 'unclosed", "quotation"),
+        ("L --time-limit -1", "time-limit"),
+        ("L --method quick", "method"),
     ],
 )
 def test_relu_check_usage_errors(ip, line, match):
@@ -203,7 +208,8 @@ def test_layer_domain_and_estimate_html():
 
 
 def test_parse_relu_check_args():
-    assert extension.parse_relu_check_args("L") == {"name": "L", "domain": "ball:1", "samples": 100_000, "seed": 0}
+    assert extension.parse_relu_check_args("L") == {"name": "L", "domain": "ball:1", "samples": 4000, "seed": 0,
+                                                    "time-limit": 30.0, "method": "auto"}  # fmt: skip
     assert extension.parse_relu_check_args("L --seed=4 --domain positive-ball:2")["seed"] == 4
     with pytest.raises(ValueError):
         extension.parse_relu_check_args("--domain ball:1")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections import OrderedDict
 from types import SimpleNamespace
@@ -11,26 +10,33 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
+from relu_frames_nb._budget import Budget
+from relu_frames_nb._layer_check import check_weights as real_check_weights
+from relu_frames_nb._normal import normalise
+from relu_frames_nb._pairs import collides, network_collision
 from relu_frames_nb.domains import Ball, PositiveBall, Samples, Shell
+from relu_frames_nb.domains.polyhedral import Box, Hull, Polytope
 from relu_frames_nb.errors import DimensionMismatchError, InputError
 from relu_frames_nb.network import Network, check_network, preactivation_bounds, relu_box
 from relu_frames_nb.network import check as check_mod
-from relu_frames_nb.verdict import Status
-
-HAVE_BOX = importlib.util.find_spec("relu_frames_nb.domains.polyhedral") is not None
-
-
-def _exact_available() -> bool:
-    try:
-        from relu_frames_nb.exact import exact_verdict  # noqa: F401
-    except ImportError:
-        return False
-    return True
+from relu_frames_nb.verdict import Status, Verdict
 
 
 def _random_net(widths, *, bias=-0.5, seed=0):
+    """(W, b) pairs in PyTorch's convention ReLU(W x + b)."""
     rng = np.random.default_rng(seed)
     return [(rng.standard_normal((m, n)) / np.sqrt(n), np.full(m, bias)) for n, m in zip(widths[:-1], widths[1:])]
+
+
+def _alpha_layers(net):
+    return [(np.asarray(W), -np.asarray(b)) for W, b in net.weights]
+
+
+def _assert_network_pair(net, K, pair):
+    """The package's one pair check for a network, and certain membership of both points in K."""
+    x, y = pair
+    assert network_collision(_alpha_layers(net), x, y) is not None
+    assert bool(np.all(K.contains_certified(x))) and bool(np.all(K.contains_certified(y)))
 
 
 # -- loaders -----------------------------------------------------------------------------------
@@ -38,7 +44,7 @@ def _random_net(widths, *, bias=-0.5, seed=0):
 
 def test_from_list_and_relu_layers_forward():
     layers = _random_net((3, 7, 9), bias=-0.1)
-    net = Network(layers)
+    net = Network.from_weights(layers)
     assert len(net) == 2 and net.n == 3 and net.widths == (3, 7, 9)
     assert repr(net) == "Network(3 -> 7 -> 9)"
     X = np.random.default_rng(1).standard_normal((10, 3))
@@ -52,8 +58,14 @@ def test_from_list_and_relu_layers_forward():
     assert [W.shape for W, _ in net] == [(7, 3), (9, 7)]
     assert isinstance(net[:1], Network) and len(net[:1]) == 1
     assert net.layer(0).m == 7
+    # ReLULayers may be mixed into from_weights
+    np.testing.assert_allclose(Network.from_weights([(W1, b1), rf.ReLULayer(W2, -b2)])(X), expected)
+    # a raw (W, b) pair is refused by the constructor: the bias convention is never guessed
+    with pytest.raises(InputError, match="ReLULayer") as err:
+        Network(layers)
+    assert "from_weights" in str(err.value)
     # b = None means zeros; weights are read-only
-    assert np.all(Network([(W1, None)]).weights[0][1] == 0)
+    assert np.all(Network.from_weights([(W1, None)]).weights[0][1] == 0)
     with pytest.raises(ValueError):
         net.weights[0][0][0, 0] = 1.0
 
@@ -112,17 +124,23 @@ def test_state_dict_tensors_and_errors():
 
 def test_shape_errors():
     with pytest.raises(DimensionMismatchError, match="layer 2 weight must have 3 columns"):
-        Network([(np.ones((3, 2)), None), (np.ones((4, 5)), None)])
+        Network.from_weights([(np.ones((3, 2)), None), (np.ones((4, 5)), None)])
+    with pytest.raises(DimensionMismatchError, match="layer 2 weight must have 3 columns"):
+        Network([rf.ReLULayer(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), 0.0), rf.ReLULayer(np.eye(5), 0.0)])
     with pytest.raises(DimensionMismatchError, match="layer 1 bias must be a vector of length 3"):
-        Network([(np.ones((3, 2)), np.ones(2))])
+        Network.from_weights([(np.ones((3, 2)), np.ones(2))])
     with pytest.raises(InputError, match="at least one layer"):
         Network([])
+    with pytest.raises(InputError, match="at least one"):
+        Network.from_weights([])
     with pytest.raises(InputError, match=r"\(W, b\) pair"):
+        Network.from_weights([np.ones((3, 2))])
+    with pytest.raises(InputError, match="layer 1 must be a ReLULayer"):
         Network([np.ones((3, 2))])
     with pytest.raises(InputError, match="2-D"):
-        Network([(np.ones(3), None)])
+        Network.from_weights([(np.ones(3), None)])
     with pytest.raises(InputError, match="finite"):
-        Network([(np.array([[np.nan, 1.0]]), None)])
+        Network.from_weights([(np.array([[np.nan, 1.0]]), None)])
 
 
 def test_from_sklearn_like_object():
@@ -161,24 +179,15 @@ def test_real_sklearn_mlp():
 # -- interval bounds ---------------------------------------------------------------------------
 
 
-def _box_domain(lo, hi):
-    from relu_frames_nb.domains.polyhedral import Box
-
-    return Box(lo, hi)
-
-
 DOMAINS = {
     "ball": lambda n: Ball(n, 1.5),
     "positive-ball": lambda n: PositiveBall(n, 2.0),
     "shell": lambda n: Shell(n, 0.5, 1.0),
     "samples": lambda n: Samples(np.random.default_rng(5).standard_normal((50, n))),
+    "box": lambda n: Box(-np.arange(1, n + 1) / n, np.ones(n)),
+    "polytope": lambda n: Polytope(np.vstack([np.eye(n), -np.eye(n), np.ones((1, n))]), np.r_[np.ones(2 * n), 1.5]),
+    "hull": lambda n: Hull(np.random.default_rng(5).standard_normal((30, n))),
 }
-if HAVE_BOX:
-    from relu_frames_nb.domains.polyhedral import Hull, Polytope
-
-    DOMAINS["box"] = lambda n: _box_domain(-np.arange(1, n + 1) / n, np.ones(n))
-    DOMAINS["polytope"] = lambda n: Polytope(np.vstack([np.eye(n), -np.eye(n), np.ones((1, n))]), np.r_[np.ones(2 * n), 1.5])
-    DOMAINS["hull"] = lambda n: Hull(np.random.default_rng(5).standard_normal((30, n)))
 
 
 @pytest.mark.parametrize("name", sorted(DOMAINS))
@@ -216,70 +225,102 @@ def test_interval_bounds_box_closed_form_and_unbounded():
 
 
 def _stub(monkeypatch, answers):
-    """Make the exact verdict answer from ``answers`` (a list of callables layer, K -> result), in order."""
+    """Make the per-layer check answer from ``answers``, in order.
+
+    Each answer is a callable ``(W, alpha, K, **options) -> Verdict`` (the signature of
+    :func:`relu_frames_nb._layer_check.check_weights`: the layer in the paper's convention, in its
+    own free input coordinates); ``_real`` runs the real check.
+    """
     calls = []
 
-    def fake(layer, K, *, time_limit, progress):
-        calls.append((layer, K))
-        return answers[len(calls) - 1](layer, K)
+    def fake(W, alpha, K, *, method, budget, seed=0, **kwargs):
+        calls.append((np.array(W), np.array(alpha), K))
+        return answers[len(calls) - 1](W, alpha, K, method=method, budget=budget, seed=seed, **kwargs)
 
-    monkeypatch.setattr(check_mod, "_exact", fake)
-    if not HAVE_BOX:
-        monkeypatch.setattr(check_mod, "_box", lambda lo, hi: ("box", np.array(lo), np.array(hi)))
+    monkeypatch.setattr(check_mod, "check_weights", fake)
     return calls
 
 
-def _res(status, pair=None, lb=np.nan, ub=np.nan):
-    return lambda layer, K: SimpleNamespace(status=status, pair=pair, lower_bound=lb, upper_bound=ub, text=f"stub {status}")
+def _res(status, pair=None, lb=None, ub=None):
+    """A stub verdict; a pair is given in the layer's own free input coordinates (a callable of K may build it)."""
+
+    def answer(W, alpha, K, **kwargs):
+        p = pair(K) if callable(pair) else pair
+        bounds = None if lb is None and ub is None else (lb, ub)
+        where = K.describe()
+        return Verdict(status, "stub", f"{status} on {where} — stub {status}", where, pair=p, bounds=bounds)
+
+    return answer
+
+
+def _real(W, alpha, K, **kwargs):
+    return real_check_weights(W, alpha, K, **kwargs)
 
 
 def test_all_certified_proves_injective(monkeypatch):
-    net = Network(_random_net((3, 12, 30), seed=8))
+    net = Network.from_weights(_random_net((3, 12, 30), seed=8))
     calls = _stub(monkeypatch, [_res("injective", lb=5, ub=5), _res("injective", lb=4, ub=6)])
-    v = check_network(net, Ball(3))
-    assert v.status == Status.INJECTIVE and v.pair is None
+    v = rf.check(net, Ball(3))
+    assert v.status == Status.INJECTIVE and v.pair is None and v.method == "network"
+    assert v.certificate is not None and v.certificate.kind == "every layer"
     assert [c.status for c in v.layers] == ["injective", "injective"]
-    assert len(calls) == 2 and calls[0][1] == Ball(3)
-    assert v.layers[0].lower_bound == 5
-    json.dumps(v.to_dict())
+    assert [c.details["layer_status"] for c in v.layers] == ["injective", "injective"]
+    assert [c.details["layer"] for c in v.layers] == ["layer 1", "layer 2"]
+    assert len(calls) == 2 and calls[0][2] == Ball(3)
+    # layer 1 is handed over in the paper's convention: alpha = -b
+    np.testing.assert_array_equal(calls[0][0], net.weights[0][0])
+    np.testing.assert_array_equal(calls[0][1], -net.weights[0][1])
+    assert v.layers[0].lower_bound == 5 and v.layers[1].bounds == (4, 6)
+    json.dumps(v.to_dict(), allow_nan=False)
+    # the internal entry point (a budget instead of a time limit) gives the same verdict
+    calls.clear()
+    v2 = check_network(net, Ball(3), method="auto", budget=Budget(30), seed=0)
+    assert v2.status == v.status and len(calls) == 2
 
 
 def test_undetermined_layer_makes_network_undetermined(monkeypatch):
-    net = Network(_random_net((3, 12, 30), seed=8))
+    net = Network.from_weights(_random_net((3, 12, 30), seed=8))
     _stub(monkeypatch, [_res("injective"), _res("undetermined", lb=2, ub=4)])
-    v = check_network(net, Ball(3))
-    assert v.status == Status.UNDETERMINED
-    assert "2" in v.text and v.layers[1].status == "undetermined"
+    v = rf.check(net, Ball(3))
+    assert v.status == Status.UNDETERMINED and v.pair is None and v.certificate is None
+    assert "layer 2" in v.text and v.layers[1].status == "undetermined"
+    assert "layer 1 certified" in v.text
     d = v.to_dict()
-    assert d["layers"][0]["lower_bound"] is None  # NaN -> None
-    json.dumps(d)
+    assert d["layers"][0]["bounds"] is None  # nothing reached: None, not NaN
+    assert d["layers"][1]["bounds"] == [2, 4]
+    json.dumps(d, allow_nan=False)
 
 
 def test_witness_at_layer_one_proves_not_injective(monkeypatch):
     # two points of the ball with the same first-layer output
     W1 = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 1.0]])
     b1 = np.array([0.0, 0.0, -0.5, 0.0])  # x_3 <= 0.5 keeps unit 3 off
-    net = Network([(W1, b1), (np.eye(4), np.zeros(4))])
+    net = Network.from_weights([(W1, b1), (np.eye(4), np.zeros(4))])
     x, y = np.array([0.2, 0.2, -0.9]), np.array([0.2, 0.2, -0.95])  # units 3 and 4 off at both
     assert np.allclose(net(x), net(y))
     calls = _stub(monkeypatch, [_res("not injective", pair=(x, y), lb=2, ub=2)])
-    v = check_network(net, Ball(3))
+    v = rf.check(net, Ball(3))
     assert v.status == Status.NOT_INJECTIVE and v.pair_layer == 1
     assert len(calls) == 1 and len(v.layers) == 1
-    assert "not checked" in v.lines[-1]
+    assert any("not checked" in line for line in v.report().splitlines())
     np.testing.assert_allclose(net(v.pair[0]), net(v.pair[1]))
+    _assert_network_pair(net, Ball(3), v.pair)
+    np.testing.assert_allclose(v.output, net(v.pair[0]))
+    np.testing.assert_array_equal(v.layers[0].details["layer_pair"][0], x)
 
 
 def test_unverifiable_layer_one_pair_is_not_trusted(monkeypatch):
-    net = Network(_random_net((3, 12, 30), seed=8))
+    net = Network.from_weights(_random_net((3, 12, 30), seed=8))
     w = net.weights[0][0][0]
     bogus = (0.9 * w / np.linalg.norm(w), -0.9 * w / np.linalg.norm(w))  # unit 1 is on at one only
     assert not np.allclose(net.forward(bogus[0], upto=1), net.forward(bogus[1], upto=1))
     _stub(monkeypatch, [_res("not injective", pair=bogus), _res("injective")])
     monkeypatch.setattr(check_mod, "_local_pair", lambda *a, **k: None)
-    v = check_network(net, Ball(3))
+    v = rf.check(net, Ball(3))
     assert v.status == Status.UNDETERMINED and v.pair is None
-    assert v.layers[0].status == "undetermined" and v.layers[0].layer_status == "not injective"
+    assert v.layers[0].status == "undetermined" and v.layers[0].details["layer_status"] == "not injective"
+    assert v.layers[0].pair is None and v.layers[0].details["layer_pair"] is not None
+    assert "could not be verified" in v.layers[0].text
 
 
 def test_witness_at_layer_two_in_the_image_is_lifted(monkeypatch):
@@ -295,38 +336,45 @@ def test_witness_at_layer_two_in_the_image_is_lifted(monkeypatch):
     W2 = np.vstack([W2, d])
     b2 = np.r_[np.zeros(29), -(max(d @ h1, d @ h2) + 1.0)]
     assert np.linalg.matrix_rank(W2) == 12
-    net = Network([(W1, b1), (W2, b2)])
+    net = Network.from_weights([(W1, b1), (W2, b2)])
     assert np.allclose(net(x1), net(x2))
+    # every unit of layer 1 varies over the ball: layer 2's free coordinates are all 12
     _stub(monkeypatch, [_res("injective"), _res("not injective", pair=(h1, h2))])
     monkeypatch.setattr(check_mod, "_local_pair", lambda *a, **k: pytest.fail("lifting should have succeeded"))
-    v = check_network(net, Ball(3))
+    v = rf.check(net, Ball(3))
     assert v.status == Status.NOT_INJECTIVE and v.pair_layer == 2
     assert "lifted" in v.layers[1].text
     np.testing.assert_allclose(v.pair[0], x1, atol=1e-9)
     np.testing.assert_allclose(v.pair[1], x2, atol=1e-9)
+    _assert_network_pair(net, Ball(3), v.pair)
 
 
 def test_witness_at_layer_two_outside_the_image_is_undetermined(monkeypatch):
     (W1, b1), (W2, b2) = _random_net((3, 12, 30), bias=-0.3, seed=11)
-    net = Network([(W1, b1), (W2, b2)])
-    rng = np.random.default_rng(12)
-    y1 = rng.random(12)  # a point of the enclosure that is not an image of layer 1
-    _stub(monkeypatch, [_res("injective"), _res("not injective", pair=(y1, y1 + 0.01))])
+    net = Network.from_weights([(W1, b1), (W2, b2)])
+
+    def outside(K):  # two points of the enclosure (layer 2's free coordinates) that are not images of layer 1
+        y1, y2 = K.sample(2, seed=12)
+        return y1, y2
+
+    _stub(monkeypatch, [_res("injective"), _res("not injective", pair=outside)])
     monkeypatch.setattr(check_mod, "_local_pair", lambda *a, **k: None)
-    v = check_network(net, Ball(3))
+    v = rf.check(net, Ball(3))
     assert v.status == Status.UNDETERMINED and v.pair is None
-    assert v.layers[1].status == "undetermined" and v.layers[1].layer_status == "not injective"
+    assert v.layers[1].status == "undetermined" and v.layers[1].details["layer_status"] == "not injective"
     assert "true image" in v.layers[1].text
 
 
-def test_rank_deficient_first_layer_is_a_verdict_not_an_error(monkeypatch):
-    monkeypatch.setattr(check_mod, "_exact", lambda *a, **k: pytest.fail("no exact verdict for a rank-deficient layer"))
+def test_rank_deficient_first_layer_is_a_verdict_not_an_error():
     W = np.random.default_rng(13).standard_normal((2, 3))  # 3 -> 2: cannot span R^3
-    v = check_network([(W, np.zeros(2))], Ball(3))
-    assert v.status == Status.NOT_INJECTIVE and v.layers[0].method == "rank"
+    net = Network.from_weights([(W, np.zeros(2))])
+    v = rf.check(net, Ball(3))
+    assert v.status == Status.NOT_INJECTIVE and v.layers[0].method == "exact (null space)"
+    assert v.layers[0].details["layer_status"] == "not injective" and v.pair_layer == 1
     x, y = v.pair
     assert Ball(3).contains(x) and Ball(3).contains(y) and np.linalg.norm(x - y) > 1e-3
     np.testing.assert_allclose(W @ x, W @ y, atol=1e-12)
+    _assert_network_pair(net, Ball(3), v.pair)
 
 
 def test_rank_deficient_later_layer(monkeypatch):
@@ -338,18 +386,20 @@ def test_rank_deficient_later_layer(monkeypatch):
     d /= np.linalg.norm(d)
     W2 = rng.standard_normal((30, 12))
     W2 -= np.outer(W2 @ d, d)  # rank 11, null vector in the image's directions: the pair lifts
-    _stub(monkeypatch, [_res("injective")])
-    v = check_network([(W1, b1), (W2, np.zeros(30))], Ball(3))
-    assert v.layers[1].method == "rank" and v.layers[1].layer_status == "not injective"
+    _stub(monkeypatch, [_res("injective"), _real])
+    net = Network.from_weights([(W1, b1), (W2, np.zeros(30))])
+    v = rf.check(net, Ball(3))
+    assert v.layers[1].method == "exact (null space)" and v.layers[1].details["layer_status"] == "not injective"
     assert v.status == Status.NOT_INJECTIVE and v.pair_layer == 2 and "lifted" in v.layers[1].text
     np.testing.assert_allclose(W2 @ (W1 @ (v.pair[0] - v.pair[1])), 0, atol=1e-9)
+    _assert_network_pair(net, Ball(3), v.pair)
     # a null vector transverse to the image: not injective on the enclosure, nothing in the image
     W2 = rng.standard_normal((30, 12))
     W2[:, -1] = W2[:, :-1] @ np.ones(11)
-    _stub(monkeypatch, [_res("injective")])
-    v = check_network([(W1, b1), (W2, np.zeros(30))], Ball(3))
-    assert v.layers[1].layer_status == "not injective" and v.layers[1].pair is not None
-    assert v.status == Status.UNDETERMINED and v.layers[1].status == "undetermined"
+    _stub(monkeypatch, [_res("injective"), _real])
+    v = rf.check(Network.from_weights([(W1, b1), (W2, np.zeros(30))]), Ball(3))
+    assert v.layers[1].details["layer_status"] == "not injective" and v.layers[1].details.get("layer_pair") is not None
+    assert v.status == Status.UNDETERMINED and v.layers[1].status == "undetermined" and v.layers[1].pair is None
 
 
 def test_zero_rows_and_dead_units_are_handled(monkeypatch):
@@ -358,38 +408,50 @@ def test_zero_rows_and_dead_units_are_handled(monkeypatch):
     W1 = np.vstack([rng.standard_normal((8, 3)), np.zeros((1, 3)), [[0.0, 0.0, 1.0]]])
     b1 = np.r_[np.full(8, -0.2), 0.7, -5.0]  # a constant unit (0.7) and a dead one
     W2 = rng.standard_normal((20, 10))
-    v = check_network([(W1, b1), (W2, np.full(20, -0.1))], Ball(3))
+    b2 = np.full(20, -0.1)
+    v = rf.check(Network.from_weights([(W1, b1), (W2, b2)]), Ball(3))
     assert v.status == Status.INJECTIVE
-    layer1, K1 = calls[0]
-    assert layer1.m == 9  # the zero row is left out
-    layer2, _ = calls[1]
-    assert layer2.n == 8  # the constant and the dead coordinates are folded into the bias
+    W1_seen, alpha1_seen, K1 = calls[0]
+    # the zero row is left out by the normal form of the layer check
+    P = normalise(W1_seen, alpha1_seen, K1)
+    assert P.m == 10 and P.W.shape[0] == 9 and any("1 zero row(s) left out" in s for s in P.notes)
+    W2_seen, alpha2_seen, _ = calls[1]
+    assert W2_seen.shape == (20, 8)  # the constant and the dead coordinates are folded into the bias
+    np.testing.assert_allclose(alpha2_seen, -(b2 + 0.7 * W2[:, 8]))
     assert "2 coordinate(s) constant" in v.layers[1].domain
 
 
 def test_finite_domain_is_exact_by_forward_pass():
     W = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
     X = np.array([[-1.0, -2.0], [-2.0, -1.0], [0.5, 0.5]])  # the first two both map to 0
-    v = check_network([(W, np.zeros(3))], X)
-    assert v.status == Status.NOT_INJECTIVE and v.pair_layer == 1
-    v = check_network([(W, np.zeros(3))], X[1:])
+    net = Network.from_weights([(W, np.zeros(3))])
+    v = rf.check(net, X)
+    assert v.status == Status.NOT_INJECTIVE and v.pair_layer == 1 and v.method == "finite set"
+    assert collides(W, np.zeros(3), *v.pair)
+    v = rf.check(net, X[1:])
     assert v.status == Status.INJECTIVE and "exact" in v.text
+    assert v.certificate is not None and v.certificate.kind == "finite set"
 
 
 def test_bad_arguments():
-    net = Network(_random_net((3, 5)))
+    pairs = _random_net((3, 5))
+    net = Network.from_weights(pairs)
     with pytest.raises(DimensionMismatchError):
-        check_network(net, Ball(4))
+        rf.check(net, Ball(4))
     with pytest.raises(InputError):
-        check_network(net, Ball(3), time_limit=0)
+        rf.check(net, Ball(3), time_limit=-1)
+    # raw pairs are refused by the front door, with the way out named
+    with pytest.raises(InputError, match=r"rf\.Network\.from_weights"):
+        rf.check(pairs, Ball(3))
+    with pytest.raises(InputError, match=r"rf\.ReLULayer\.from_weights"):
+        rf.check(pairs[0], Ball(3))
+    # Network.check is gone: rf.check is the one front door
+    assert not hasattr(net, "check")
 
 
-# -- end to end, with the exact verdict -----------------------------------------------------------
-
-needs_exact = pytest.mark.skipif(not (_exact_available() and HAVE_BOX), reason="relu_frames_nb.exact not available yet")
+# -- end to end, with the real layer checks ------------------------------------------------------
 
 
-@needs_exact
 def test_end_to_end_injective_two_layers():
     rng = np.random.default_rng(15)
     W1 = rng.standard_normal((12, 3))
@@ -397,23 +459,24 @@ def test_end_to_end_injective_two_layers():
     W2 = rng.standard_normal((30, 12))
     W2 /= np.linalg.norm(W2, axis=1, keepdims=True)
     # alpha = -b very negative: every unit is on over the ball and over the enclosure [0.5, 2.5]^12
-    net = Network([(W1, np.full(12, 1.5)), (W2, np.full(30, 9.0))])
-    v = net.check(Ball(3), time_limit=60)
+    net = Network.from_weights([(W1, np.full(12, 1.5)), (W2, np.full(30, 9.0))])
+    v = rf.check(net, Ball(3), time_limit=60)
     assert v.status == Status.INJECTIVE, v.report()
     assert [c.status for c in v.layers] == ["injective", "injective"]
-    json.dumps(v.to_dict())
+    assert all(c.certificate is not None for c in v.layers)
+    json.dumps(v.to_dict(), allow_nan=False)
 
 
-@needs_exact
 def test_end_to_end_not_injective_at_layer_one():
     rng = np.random.default_rng(16)
     W1 = rng.standard_normal((12, 3))
     W1 /= np.linalg.norm(W1, axis=1, keepdims=True)
     W2 = rng.standard_normal((30, 12))
-    net = Network([(W1, np.full(12, -0.6)), (W2, np.full(30, 3.0))])  # few units on: layer 1 fails somewhere
-    v = net.check(Ball(3), time_limit=60)
+    net = Network.from_weights([(W1, np.full(12, -0.6)), (W2, np.full(30, 3.0))])  # few units on: layer 1 fails
+    v = rf.check(net, Ball(3), time_limit=60)
     assert v.status == Status.NOT_INJECTIVE, v.report()
     x, y = v.pair
     assert Ball(3).contains(x) and Ball(3).contains(y) and not np.allclose(x, y)
     np.testing.assert_allclose(net(x), net(y), atol=1e-8 * max(1, np.abs(net(x)).max()))
-    json.dumps(v.to_dict())
+    _assert_network_pair(net, Ball(3), v.pair)
+    json.dumps(v.to_dict(), allow_nan=False)

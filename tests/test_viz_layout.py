@@ -25,7 +25,7 @@ def test_no_viz_module_is_longer_than_about_800_lines():
         ("plane", ["PlaneView", "figure1", "figure2", "figure3", "OVERLAYS", "boundary_points", "grid_points",
                    "draw_frame_vectors"]),
         ("widgets", ["FrameExplorer2D", "PolytopeExplorer3D", "ReconstructionPlayground", "bias_table_html", "presets",
-                     "Verdict", "decide"]),
+                     "Verdict", "check"]),
     ],
 )  # fmt: skip
 def test_old_import_paths_still_work(module, names):

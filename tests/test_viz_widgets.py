@@ -72,8 +72,8 @@ def test_parse_matrix_refuses_non_strings_and_huge_inputs():
         parse_matrix("1 " * 50, max_entries=10)
 
 
-# ------------------------------------------------------------------ decide()
-def test_decide_triangle_on_the_ball_flips_at_minus_one_half():
+# ------------------------------------------------------------------ check() as the explorers call it
+def test_check_triangle_on_the_ball_flips_at_minus_one_half():
     F = rf.zoo.mercedes_benz()
     K = rf.Ball(2)
     from relu_frames_nb.viz.plane import boundary_points, grid_points
@@ -82,31 +82,33 @@ def test_decide_triangle_on_the_ball_flips_at_minus_one_half():
         L = rf.ReLULayer(F, a)
         X = grid_points(1.0, resolution=61)
         X = np.vstack([X[K.contains(X)], boundary_points(L, K)])
-        return widgets.decide(L, K, points=X)
+        return widgets.check(L, K, points=X)
 
     v = verdict(-0.5)
-    assert v.status == "injective" and v.method == "polytope bias" and v.margin == pytest.approx(0.0, abs=1e-12)
+    margin = v.details["polytope_margin"]
+    assert v.status == "injective" and v.method == "polytope bias" and margin == pytest.approx(0.0, abs=1e-12)
     v = verdict(-0.6)
-    assert v.status == "injective" and v.margin == pytest.approx(0.1)
+    assert v.status == "injective" and v.details["polytope_margin"] == pytest.approx(0.1)
     for a in (-0.49, -0.3, 0.0, 0.4):
         v = verdict(a)
         assert v.status == "not injective", (a, v.text)
         L = rf.ReLULayer(F, a)
-        assert np.allclose(L(v.collision.x), L(v.collision.y)) and not np.allclose(v.collision.x, v.collision.y)
+        x, y = v.pair
+        assert np.allclose(L(x), L(y), rtol=0, atol=1e-15) and not np.allclose(x, y)
         assert v.text.startswith("not injective")
 
 
-def test_decide_validates_inputs():
+def test_check_validates_inputs():
     with pytest.raises(ValueError):
-        widgets.decide(rf.zoo.mercedes_benz(), rf.Ball(2))
+        widgets.check(rf.zoo.mercedes_benz(), rf.Ball(2))
     with pytest.raises(ValueError):
-        widgets.decide(rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), rf.Ball(3))
+        widgets.check(rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), rf.Ball(3))
 
 
-def test_decide_on_real_space_uses_the_tukey_depth():
-    v = widgets.decide(rf.ReLULayer(rf.zoo.plus_minus_basis(2), 0.0), rf.RealSpace(2), points=np.zeros((0, 2)))
+def test_check_on_real_space_uses_the_tukey_depth():
+    v = widgets.check(rf.ReLULayer(rf.zoo.plus_minus_basis(2), 0.0), rf.RealSpace(2), points=np.zeros((0, 2)))
     assert v.status == "injective" and v.method == "Tukey depth"
-    v = widgets.decide(rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), rf.RealSpace(2))
+    v = widgets.check(rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), rf.RealSpace(2))
     assert v.status == "not injective"
 
 
@@ -132,7 +134,7 @@ def test_explorer_verdict_crosses_the_maximal_bias(explorer):
     explorer.offset.value = -0.45
     assert explorer.verdict.status == "not injective"
     assert explorer.verdict_text.startswith("not injective")
-    assert explorer.verdict.collision is not None
+    assert explorer.verdict.pair is not None
     assert len(explorer.view.artists["collision"]) >= 3  # the pair is drawn
     assert explorer.last_png != png0
     assert np.allclose(explorer.alpha, -0.45)
@@ -439,9 +441,16 @@ def _texts_on_screen(fig):
     from matplotlib.text import Text
 
     renderer = fig.canvas.get_renderer()
+    hidden = set()  # labels of ticks outside the axis' view interval are not drawn (matplotlib >= 3.11 keeps them visible)
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if not lo - 1e-9 * abs(hi - lo) <= tick.get_loc() <= hi + 1e-9 * abs(hi - lo):
+                    hidden.update({id(tick.label1), id(tick.label2)})
     out = []
     for t in fig.findobj(Text):
-        if t.get_visible() and t.get_text().strip() and t.figure is fig:
+        if t.get_visible() and t.get_text().strip() and t.figure is fig and id(t) not in hidden:
             out.append((t, t.get_window_extent(renderer)))
     return out
 

@@ -793,7 +793,8 @@ class Hull(_Frozen, Domain, spec="hull", args="FILE"):
     def ray_interval(self, u):
         """Two LPs: the smallest and largest ``t`` with ``t u = X^T lambda`` in the simplex."""
         u = np.asarray(u, dtype=float)
-        X = self.points
+        p = float(pow2_scale(self.points))
+        X = self.points * p  # t u = X^T lambda  <=>  (p t) u = (p X)^T lambda
         N, n = X.shape
         A_eq = np.zeros((n + 1, N + 1))
         A_eq[:n, :N] = X.T
@@ -808,7 +809,7 @@ class Hull(_Frozen, Domain, spec="hull", args="FILE"):
             res = linprog_quiet(c, A_eq=A_eq, b_eq=b_eq, bounds=bounds)
             if res.status != 0:
                 return None
-            ts.append(float(res.x[N]))
+            ts.append(float(res.x[N]) / p)
         return (ts[0], ts[1]) if ts[1] > 0 else None
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
@@ -861,8 +862,9 @@ class Hull(_Frozen, Domain, spec="hull", args="FILE"):
         return out
 
     def _lp_distance(self, y: np.ndarray) -> float:
-        """``min ||X^T lambda - y||_1`` over the simplex (one LP)."""
-        X = self.points
+        """``min ||X^T lambda - y||_1`` over the simplex (one LP, on numbers rescaled exactly to about 1)."""
+        p = float(pow2_scale(self.points))
+        X, y = self.points * p, np.asarray(y, dtype=float) * p
         N, n = X.shape
         # variables (lambda (N), s (n)): min sum s, -s <= X^T lambda - y <= s
         c = np.r_[np.zeros(N), np.ones(n)]
@@ -870,7 +872,7 @@ class Hull(_Frozen, Domain, spec="hull", args="FILE"):
         b_ub = np.r_[y, -y]
         A_eq = np.r_[np.ones(N), np.zeros(n)][None, :]
         res = linprog_quiet(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=[(0, None)] * (N + n))
-        return float(res.fun) if res.status == 0 else float("inf")
+        return float(res.fun) / p if res.status == 0 else float("inf")
 
     def _contains_certified(self, X):
         """Exact: barycentric coordinates in a simplex of data points, solved in rational arithmetic.
@@ -902,7 +904,8 @@ class Hull(_Frozen, Domain, spec="hull", args="FILE"):
     def _certify_one(self, y: np.ndarray) -> bool:
         if self.n == 1:
             return bool(self.points.min() <= y[0] <= self.points.max())
-        X = self.points
+        p = float(pow2_scale(np.vstack([self.points, y[None, :]])))  # exact rescaling: the LP sees numbers near 1
+        X, y = self.points * p, y * p
         N, n = X.shape
         A_eq = np.vstack([X.T, np.ones((1, N))])
         res = linprog_quiet(np.zeros(N), A_eq=A_eq, b_eq=np.r_[y, 1.0], bounds=[(0, None)] * N)

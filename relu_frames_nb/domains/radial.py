@@ -147,13 +147,13 @@ class Sphere(_Radius, spec="sphere", args="r"):
         return np.abs(robust_norms(X) - self.r) <= tol * self.r
 
     def _contains_certified(self, X):
-        """The interval that certainly holds ``||x||`` contains ``r``: on the sphere up to the rounding of the norm.
+        """``||x||`` equals ``r`` up to the rounding of computing a point on the sphere (``16 (n + 2) u r``).
 
         (A point with float64 coordinates is almost never exactly on a sphere; this is the
-        closest statement the arithmetic can make.)
+        closest statement the arithmetic can make, and the one exception to certain membership.)
         """
-        lo, hi = certified_norm_bounds(X)
-        return (lo <= self.r) & (self.r <= hi)
+        nr = robust_norms(X)
+        return np.abs(nr - self.r) <= 16 * (self.n + 2) * 2.0**-53 * self.r
 
     def interior_point(self) -> np.ndarray:
         e = np.zeros(self.n)

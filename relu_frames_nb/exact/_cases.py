@@ -49,7 +49,7 @@ def unsupported(K) -> str:
 def finite_result(W, alpha, K, t0, budget):
     """Exact on a finite set: injective iff no two distinct points share an output.
 
-    Outputs are compared within each active pattern (inactive entries are exactly 0) by a
+    Outputs are compared within each pattern of positive outputs (the others are exactly 0) by a
     k-d tree in the max-norm with a radius above every tolerance of the pair check, and each
     candidate is confirmed by the one pair check (:func:`relu_frames_nb._pairs.collides`).
     Local invertibility: at each point, whether the active rows restricted to the
@@ -84,12 +84,15 @@ def finite_result(W, alpha, K, t0, budget):
     wmax = float(np.max(np.linalg.norm(W, axis=1))) if W.size else 0.0
     rounding = 4 * (W.shape[1] + 2) * 2.0**-53 * (wmax * K.radius + float(np.max(np.abs(alpha), initial=0.0)))
     q = 2.0 * (PAIR_RTOL * wmax * 2.0 * K.radius + 2.0 * rounding)
-    for g in range(patterns.shape[0]):
+    # outputs are compared within each pattern of positive entries (the other entries are exactly 0)
+    positive, pos_inverse = np.unique(pre > 0, axis=0, return_inverse=True)
+    pos_inverse = pos_inverse.reshape(-1)
+    for g in range(positive.shape[0]):
         budget.check("finite set: comparing outputs")
-        idx = np.flatnonzero(inverse == g)
+        idx = np.flatnonzero(pos_inverse == g)
         if idx.size < 2:
             continue
-        cols = patterns[g]
+        cols = positive[g]
         pts = Z[np.ix_(idx, cols)] if cols.any() else np.zeros((idx.size, 1))
         for i, j in sorted(cKDTree(pts).query_pairs(q, p=np.inf)):
             a, b = idx[i], idx[j]
@@ -140,7 +143,7 @@ def prepare(W, alpha, K, t0, budget, eps, tol):
                                  notes, text)  # fmt: skip
     Phi = Wr[keep] / norms[keep, None]
     a = ar[keep] / norms[keep]
-    scale = 1.0 if Kr.whole_space else max(1.0, float(Kr.radius))
+    scale = 1.0 if Kr.whole_space else (float(Kr.radius) or 1.0)  # the front door made it about 1
     run = Run(
         W=W, alpha=alpha, K=K, Kr=Kr, coords=coords, Phi=Phi, a=a, center=Kr.interior_point(),
         budget=budget, eps=eps * scale, tol=tol * scale, scale=scale, notes=notes,

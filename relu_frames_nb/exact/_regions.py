@@ -107,7 +107,7 @@ class PolyRegion(Region):
         self.desc = desc
         self.d = desc.n
         self.lo, self.hi = np.asarray(desc.lower[: self.d], float), np.asarray(desc.upper[: self.d], float)
-        self.scale = max(1.0, float(np.max(np.abs(np.r_[self.lo, self.hi]))))
+        self.scale = float(np.max(np.abs(np.r_[self.lo, self.hi]))) or 1.0
         self._support = support
         self._sampler = sampler
 
@@ -170,7 +170,7 @@ class PolyRegion(Region):
             b_eq=D.b_eq if D.A_eq.shape[0] else None,
             bounds=bounds,
         )
-        if res.status != 0 or res.x[-1] <= 1e-9 * self.scale:
+        if res.status != 0 or res.x[-1] <= 1e-12 * self.scale:
             return None, None
         return np.array(res.x[:d]), float(res.x[-1])
 
@@ -206,7 +206,7 @@ class RoundRegion(Region):
         self.sides = int(sides)
         self.positive, self.sphere = positive, sphere
         self.witness_ok = not sphere
-        self.scale = max(1.0, self.r)
+        self.scale = self.r
         self.cuts: list[np.ndarray] = []
         Phi = np.asarray(Phi, float)
         if positive:
@@ -362,7 +362,7 @@ class RoundRegion(Region):
         """A point of the open cell inside K with a margin, or ``(None, cut)`` / ``(None, None)``."""
         if self.sphere:
             return None, None
-        t0 = 1e-7 * self.scale
+        t0 = 1e-10 * self.scale
         A, b = self._cell_rows(Phi_Z, alpha_Z, t0)
         p = min_norm_point(A, b)
         if p is None:

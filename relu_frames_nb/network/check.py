@@ -287,6 +287,7 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
             Kk = K if k == 0 else Domain.from_bounds(lo[R.free], hi[R.free])
             share = budget.share(fraction=1.0 / (L - k))
             own = check_weights(R.W, -R.b, Kk, method=method, budget=share, seed=seed)
+            layer_details = {**own.details, **layer_details}
             layer_st, method_k = own.status, own.method
             st = layer_st if layer_st != Status.NOT_INJECTIVE else Status.UNDETERMINED
             reason = own.text.split(" — ", 1)[1] if " — " in own.text else own.text

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._validation import as_points, to_float_array
 from ..errors import DimensionMismatchError, InputError
-from ..layer import ReLULayer
+from ..layer import CONVENTION_HELP, ReLULayer
 
 __all__ = ["Network"]
 
@@ -42,14 +42,6 @@ def _as_weights(W: Any, b: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
     W_arr.setflags(write=False)
     b_arr.setflags(write=False)
     return W_arr, b_arr
-
-
-#: what to say when a raw pair arrives where its bias convention would have to be guessed
-CONVENTION_HELP = (
-    "a raw (W, bias) pair does not say whether the bias is added (PyTorch: ReLU(W x + b)) or subtracted (the paper: "
-    "ReLU(W x - alpha)); build rf.ReLULayer(W, alpha) for the paper's convention or rf.ReLULayer.from_weights(W, b) "
-    "for PyTorch's, and rf.Network.from_weights([(W1, b1), ...]) for a network of PyTorch-convention pairs"
-)
 
 
 def _layer_weights(item: Any, k: int) -> tuple[np.ndarray, np.ndarray]:

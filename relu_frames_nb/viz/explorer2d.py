@@ -12,11 +12,13 @@ import numpy as np
 from .. import zoo
 from .._validation import as_count
 from ..bias.polytope import polytope_bias
+from ..checking import check
 from ..domains import Domain
 from ..errors import InputError, ReluFramesError
 from ..frames import Frame, as_frame
 from ..layer import ReLULayer
-from ..verdict import Verdict, decide
+from ..rectifying import Collision
+from ..verdict import Verdict
 from . import palette
 from ._plane2d import OVERLAYS, _count_lut, boundary_points
 from ._widget_base import (
@@ -359,13 +361,16 @@ class FrameExplorer2D(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
             bnd = np.vstack([bnd, far])
         pbe = self._polytope()
         # a widget callback: the exact verdict gets a short budget (in 2-D it needs milliseconds)
-        self.verdict = decide(L, self.domain, points=np.vstack([pts, bnd]), polytope=pbe, time_limit=EXACT_SECONDS)
+        self.verdict = check(L, self.domain, points=np.vstack([pts, bnd]), polytope=pbe, time_limit=EXACT_SECONDS,
+                             progress=False)  # fmt: skip
         self.verdict_text = self.verdict.text
         color = {"injective": palette.GOOD, "not injective": palette.BAD}.get(self.verdict.status, palette.INK)
         self.verdict_html.value = (f'<div style="border-left:4px solid {color};padding:2px 8px">'
                                    f"<b>{html.escape(self.verdict.status)}</b>{html.escape(self.verdict.text[len(self.verdict.status):])}"
                                    "</div>")  # fmt: skip
-        self.view.set_collision(self.verdict.collision)
+        pair = self.verdict.pair
+        self.view.set_collision(None if pair is None else Collision(True, pair[0], pair[1], L(pair[0]), "verified", 1,
+                                                                    self.verdict.method))  # fmt: skip
         est = pbe if pbe is not None and not isinstance(pbe, Exception) else None
         self.view.set_minima(est if "minima" in self.overlays else None)
         self._render()

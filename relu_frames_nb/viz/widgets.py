@@ -28,7 +28,8 @@ machinery in ``_widget_base``); this module re-exports them, so
 
 from __future__ import annotations
 
-from ..verdict import Verdict, decide
+from ..checking import check
+from ..verdict import Verdict
 from ._widget_base import presets
 from .digits import DigitsExplorer
 from .explorer2d import FrameExplorer2D
@@ -37,7 +38,7 @@ from .playground import ReconstructionPlayground
 
 __all__ = [
     "Verdict",
-    "decide",
+    "check",
     "FrameExplorer2D",
     "PolytopeExplorer3D",
     "ReconstructionPlayground",

@@ -26,10 +26,10 @@ from ._layer_check import METHODS, check_weights
 from ._validation import as_choice, as_count, as_nonnegative
 from .domains.samples import as_domain
 from .errors import InputError
-from .layer import ReLULayer
+from .layer import CONVENTION_HELP, ReLULayer
+from .local_invertibility import local_invertibility
 from .network import Network
 from .network.check import check_network as _check_network
-from .network.model import CONVENTION_HELP
 from .verdict import Verdict
 
 __all__ = ["check", "decide", "exact_verdict", "check_network", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
@@ -142,6 +142,13 @@ def check(
             v = check_weights(W, alpha, K, method=method, budget=budget, seed=seed, n_samples=n_samples, points=points,
                               polytope=polytope, max_facets=max_facets, max_candidates=max_candidates)  # fmt: skip
             v.details.setdefault("bias", LAYER_BIAS)
+        if K.finite and (isinstance(model, ReLULayer) or len(model) == 1):
+            li = local_invertibility(model, K.points)
+            v.details["local_invertibility"] = {
+                "fraction": li.fraction, "span_dim": li.span_dim, "n_points": int(li.invertible.size),
+                "failing_points": li.failing[:50].tolist(), "text": li.text,
+            }  # fmt: skip
+            v.details["hull_hint"] = "for a verdict on the data's convex hull (a polytope) use the domain Hull(X) (hull:FILE)"
         v.details["stages"] = list(budget.stages)
         v.details["time_limit"] = time_limit
         return v
