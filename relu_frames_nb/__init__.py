@@ -189,21 +189,10 @@ _LAZY = {
     "exact_verdict": "checking",
     "check_network": "checking",
     "Network": "network",
+    # ``%load_ext relu_frames_nb`` looks these up: rich reprs and the magics (see ``extension``)
+    "load_ipython_extension": "extension",
+    "unload_ipython_extension": "extension",
 }
 
 
 __getattr__, __dir__ = _lazy_exports(__name__, __package__, {k: f".{v}" for k, v in _LAZY.items()})
-
-
-def load_ipython_extension(ipython):
-    """``%load_ext relu_frames_nb``: rich reprs and the ``%%frame`` / ``%relu_check`` magics (see ``extension``)."""
-    from .extension import load_ipython_extension as _load
-
-    _load(ipython)
-
-
-def unload_ipython_extension(ipython):
-    """``%unload_ext relu_frames_nb``."""
-    from .extension import unload_ipython_extension as _unload
-
-    _unload(ipython)

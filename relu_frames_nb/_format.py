@@ -16,6 +16,9 @@ def fmt(v: float, digits: int = 4) -> str:
     return f"{v:.{digits}g}".replace("-", "−")
 
 
-def vec(v: Any, digits: int = 3) -> str:
-    """A vector as ``(a, b, c)`` with :func:`fmt` entries."""
-    return "(" + ", ".join(fmt(float(c), digits) for c in np.asarray(v).ravel()) + ")"
+def vec(v: Any, digits: int = 3, *, limit: int | None = None) -> str:
+    """A vector as ``(a, b, c)`` with :func:`fmt` entries; past ``limit`` entries the first four and ``…`` (n in all)."""
+    v = np.asarray(v).ravel()
+    if limit is not None and v.size > limit:
+        return "(" + ", ".join(fmt(float(c), digits) for c in v[:4]) + f", … ({v.size} coordinates))"
+    return "(" + ", ".join(fmt(float(c), digits) for c in v) + ")"

@@ -33,6 +33,8 @@ import os
 
 import numpy as np
 
+from .errors import InputError
+
 __all__ = [
     "HAVE_NUMBA",
     "resolve_kernel",
@@ -62,8 +64,6 @@ def resolve_kernel(kernel: str) -> str:
     if kernel == "auto":
         return "numba" if HAVE_NUMBA else "numpy"
     if kernel == "numba" and not HAVE_NUMBA:
-        from .errors import InputError
-
         raise InputError("kernel must be 'auto' or 'numpy' when numba is not installed; got 'numba'. pip install numba.")
     return kernel
 

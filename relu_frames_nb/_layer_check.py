@@ -42,7 +42,7 @@ from .bias.polytope import polytope_bias
 from .domains import Domain
 from .domains.base import robust_norms
 from .errors import InputError, NotAFrameError, ReluFramesError
-from .exact import ExactResult, solve_exact
+from .exact import EPS, ExactResult, solve_exact
 from .frames import DEFAULT_RANK_TOL, Frame
 from .layer import ReLULayer
 from .rectifying import find_collision, is_rectifying
@@ -159,7 +159,7 @@ def _fast_tests(P: Normalised, where: str, budget: Budget, *, seed, n_samples, p
         return out
     alpha = layer.alpha
     # 1. the polytope bias (Thm PBE)
-    budget.stage("polytope bias")
+    budget.check("polytope bias")
     values = _normal_polytope(polytope, P)
     if values is None and K.bounded:
         try:
@@ -310,8 +310,6 @@ def _exact_text(ex: ExactResult, where: str, fast: _Fast | None) -> str:
 
 
 def _exact_certificate(ex: ExactResult, where: str) -> Certificate:
-    from .exact import EPS
-
     kinds = {"milp": "MILP dual bound", "hyperplanes": "hyperplane LPs", "zero bias": "MILP dual bound (zero bias)",
              "finite set": "finite set", "single point": "single point"}  # fmt: skip
     statement = ex.text.split("proof: ", 1)[1] if "proof: " in ex.text else ex.text.split(" — ", 1)[-1]
@@ -347,7 +345,7 @@ def _confirm(v: Verdict, W: np.ndarray, alpha: np.ndarray, K: Domain, P: Normali
         bad = _inconsistent_point(W, alpha, K, seed)
         if bad is not None:
             return _demote(v, f"internal inconsistency: the certificate ({v.certificate.kind}) fails at the point "
-                              f"{vec(bad)} of K, where the active rows do not span; please report it")  # fmt: skip
+                              f"{vec(bad, limit=6)} of K, where the active rows do not span; please report it")  # fmt: skip
     return v
 
 

@@ -71,14 +71,33 @@ def linprog_quiet(c, **kwargs):
         return linprog(c, method="highs", **kwargs)
 
 
-def null_space(rows: np.ndarray, n: int, *, rtol: float = 1e-10) -> np.ndarray:
-    """Orthonormal basis (columns, shape ``(n, n - rank)``) of the complement of ``span(rows)``."""
+def null_space(rows: np.ndarray, n: int, *, rtol: float = 1e-10, limit: int | None = None) -> np.ndarray:
+    """Orthonormal vectors (columns) orthogonal to ``span(rows)``: all ``n - rank`` of them, or at most ``limit``.
+
+    With ``limit`` (or when the complement is large) no ``n x n`` matrix is formed: the row space
+    comes from a thin SVD and the vectors are seeded random directions projected off it, so the
+    memory is ``O(n (rank + limit))`` (a 2 x 20000 weight matrix needs a few hundred kilobytes,
+    not the 3.2 GB of a full SVD).
+    """
     rows = np.asarray(rows, dtype=float).reshape(-1, n)
-    if rows.shape[0] == 0:
-        return np.eye(n)
-    _, s, vt = np.linalg.svd(rows, full_matrices=True)
+    k = rows.shape[0]
+    if k == 0:
+        return np.eye(n) if limit is None or limit >= n else np.eye(n)[:, :limit]
+    if limit is None and n <= 2048:
+        _, s, vt = np.linalg.svd(rows, full_matrices=True)
+        rank = int(np.sum(s > rtol * max(s[0], 1e-300)))
+        return vt[rank:].T
+    _, s, vt = np.linalg.svd(rows, full_matrices=False)
     rank = int(np.sum(s > rtol * max(s[0], 1e-300)))
-    return vt[rank:].T
+    want = min(n - rank, 16 if limit is None else limit)
+    if want <= 0:
+        return np.zeros((n, 0))
+    R = vt[:rank]
+    G = np.random.default_rng(0).standard_normal((n, want))
+    for _ in range(2):  # project twice: orthogonal to the row space to working precision
+        G -= R.T @ (R @ G)
+    Q, _ = np.linalg.qr(G)
+    return Q[:, :want]
 
 
 def min_norm_point(A: np.ndarray, b: np.ndarray, *, tol: float = 1e-9) -> np.ndarray | None:

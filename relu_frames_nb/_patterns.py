@@ -10,9 +10,13 @@ distinct pattern is factorized once.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from .errors import NotInjectiveError
+from ._validation import to_float_array
+from .errors import DimensionMismatchError, InputError, NotInjectiveError
+from .frames import Frame
 
 #: The normal equations of an active pattern are solved only when
 #: ``lambda_min / lambda_max`` of :math:`\Phi_J^T\Phi_J` exceeds this (relative error of order
@@ -22,6 +26,8 @@ NORMAL_EQ_MIN_RATIO = 1e-6
 EXACT_PATTERN_LIMIT = 64
 #: Float64 elements per temporary block (32 MB).
 CHUNK_ELEMS = 1 << 22
+#: A user's dual frame ``D`` is accepted when ``max |D Phi_J - I| <= DUAL_ATOL``.
+DUAL_ATOL = 1e-8
 
 
 def pattern_words(mask: np.ndarray) -> np.ndarray:
@@ -334,3 +340,25 @@ def spanning_mask(
         if progress is not None:
             progress.update(rows.size)
     return ok
+
+
+def as_dual(dual: Any, n: int, k: int, phi_J: np.ndarray, *, check: bool, name: str = "dual") -> np.ndarray:
+    """A synthesis matrix ``(n, k)`` from a Frame (rows = dual vectors) or an ``(n, k)`` array."""
+    if isinstance(dual, Frame):
+        D = np.array(dual.vectors).T
+    else:
+        D = to_float_array(dual, name)
+    if D.shape != (n, k):
+        raise DimensionMismatchError(
+            f"{name} must be the ({n}, {k}) synthesis matrix (columns are the dual vectors, as returned by "
+            f"relu_dual) or a Frame of {k} vectors in R^{n}; got shape {D.shape}."
+        )
+    if check:
+        err = float(np.max(np.abs(D @ phi_J - np.eye(n)))) if k else np.inf
+        if not err <= DUAL_ATOL:
+            raise InputError(
+                f"{name} must be a dual frame of Phi_J (D @ Phi_J = I); got max |D @ Phi_J - I| = {err:.3g}. "
+                "If you passed the dual vectors as rows, pass a Frame or the transpose; "
+                "use check_dual=False to synthesize with a non-dual collection on purpose."
+            )
+    return D

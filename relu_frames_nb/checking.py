@@ -24,7 +24,7 @@ import numpy as np
 from ._budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, Budget
 from ._layer_check import METHODS, check_weights
 from ._validation import as_choice, as_count, as_nonnegative
-from .domains.samples import as_domain
+from .domains import as_domain
 from .errors import InputError
 from .layer import CONVENTION_HELP, ReLULayer
 from .local_invertibility import local_invertibility

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from . import reproduce
 from ._io import ARRAY_SUFFIXES, existing_file, pick_array, read_array, read_npz
 from ._threads import one_blas_thread
 from ._validation import to_float_array
@@ -440,8 +441,6 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``relu-frames`` / ``python -m relu_frames_nb``."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["reproduce"]:  # its own parser (argparse.REMAINDER drops leading options)
-        from . import reproduce
-
         return reproduce.main(argv[1:])
     parser = _Parser(prog="python -m relu_frames_nb", description="Injectivity of ReLU layers.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -459,6 +458,4 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     if args.command == "check":
         return main_check(args)
-    from . import reproduce
-
     return reproduce.main(args.rest)

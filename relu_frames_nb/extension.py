@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from .bias.estimate import BiasEstimate
+from .bias.polytope import is_omnidirectional
 from .checking import DEFAULT_TIME_LIMIT, check
 from .domains import Domain, parse_domain
 from .domains.spec import DOMAIN_SPECS
@@ -123,10 +124,6 @@ def _spark_text(F: Frame) -> str:
 
 
 def _omni_text(F: Frame) -> str:
-    try:
-        from .bias.polytope import is_omnidirectional
-    except ImportError:  # pragma: no cover - the polytope module is part of the package
-        return "—"
     try:
         return "yes" if is_omnidirectional(F) else "no"
     except (ReluFramesError, ValueError, RuntimeError) as exc:

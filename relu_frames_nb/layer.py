@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_bias, as_points, refuse_bool_bias, to_float_array
+from ._patterns import as_dual
+from ._validation import as_bias, as_points, as_rows, refuse_bool_bias, to_float_array
 from .errors import DimensionMismatchError, InputError
 from .frames import Frame, as_frame
 
@@ -182,10 +183,16 @@ class PReLULayer(AffineLayer):
         return np.where(s >= 0, s, self._gamma * s)
 
     def inverse(self, Z: Any, *, dual: Any = None, check_dual: bool = True) -> np.ndarray:
-        """The left inverse of the excursion; see :func:`~relu_frames_nb.reconstruction.prelu_inverse`."""
-        from .reconstruction import prelu_inverse  # reconstruction imports this module
+        """The left inverse of the excursion (with the erratum; see :func:`~relu_frames_nb.reconstruction.prelu_inverse`).
 
-        return prelu_inverse(self, Z, dual=dual, check_dual=check_dual)
+        ``dual`` is a dual frame of the whole frame (a :class:`Frame` of its vectors or the
+        ``(n, m)`` synthesis matrix; default the canonical dual), checked unless ``check_dual=False``.
+        """
+        Zb, single = as_rows(Z, self.m, "Z")
+        D = self._canonical() if dual is None else as_dual(dual, self.n, self.m, self._frame.vectors, check=bool(check_dual))
+        coeff = np.where(Zb >= 0, Zb, Zb / self._gamma) + self._alpha
+        out = coeff @ D.T
+        return out[0] if single else out
 
     def _canonical(self) -> np.ndarray:
         if self._dual is None:

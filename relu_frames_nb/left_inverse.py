@@ -15,6 +15,8 @@ import numpy as np
 
 from ._patterns import CHUNK_ELEMS, not_recoverable, pattern_keys, pattern_words, solve_active, spans_rows
 from ._validation import as_count, as_index_set, as_nonnegative, as_outputs, as_positive
+from .bias.correlated import most_correlated_basis
+from .bias.polytope import inscribing_polytope
 from .errors import DimensionMismatchError, InputError, NotAFrameError
 from .frames import DEFAULT_RANK_TOL
 from .layer import ReLULayer, as_layer
@@ -205,8 +207,6 @@ class LeftInverseBank:
         >>> bool(np.all(bank.assign(L(X)) >= 0)), np.allclose(bank.reconstruct(L(X)), X)
         (True, True)
         """
-        from .bias.correlated import most_correlated_basis  # lazy: optional sibling module
-
         L = as_layer(layer)
         J = most_correlated_basis(L.frame, X)
         J = np.asarray(J[0] if isinstance(J, tuple) else J)
@@ -249,8 +249,6 @@ class LeftInverseBank:
         >>> bool(np.all(bank.assign(L(X)) >= 0)), np.allclose(bank.reconstruct(L(X)), X)
         (True, True)
         """
-        from .bias.polytope import inscribing_polytope  # lazy: sibling module
-
         L = as_layer(layer)
         P = inscribing_polytope(L.frame, **kwargs)
         keep = np.abs(P.offsets) > P.tol

@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from ._patterns import dual_matrix, not_recoverable, solve_active, spans_rows
-from ._validation import as_index_set, as_nonnegative, as_outputs, as_positive, as_rows, to_float_array
-from .errors import DimensionMismatchError, InputError, NotAFrameError
+from ._patterns import as_dual, dual_matrix, not_recoverable, solve_active, spans_rows
+from ._validation import as_index_set, as_nonnegative, as_outputs, as_positive, as_rows
+from .errors import InputError, NotAFrameError
 from .frame_algorithm import FrameAlgorithmResult, relu_frame_algorithm
 from .frames import DEFAULT_RANK_TOL, Frame, as_frame
 from .layer import PReLULayer, ReLULayer, as_layer
@@ -67,28 +67,6 @@ def _frame_of(obj: Any, name: str = "layer") -> Frame:
         return obj.frame
     return as_frame(obj, name)
 
-
-
-def _as_dual(dual: Any, n: int, k: int, phi_J: np.ndarray, *, check: bool, name: str = "dual") -> np.ndarray:
-    """A synthesis matrix ``(n, k)`` from a Frame (rows = dual vectors) or an ``(n, k)`` array."""
-    if isinstance(dual, Frame):
-        D = np.array(dual.vectors).T
-    else:
-        D = to_float_array(dual, name)
-    if D.shape != (n, k):
-        raise DimensionMismatchError(
-            f"{name} must be the ({n}, {k}) synthesis matrix (columns are the dual vectors, as returned by "
-            f"relu_dual) or a Frame of {k} vectors in R^{n}; got shape {D.shape}."
-        )
-    if check:
-        err = float(np.max(np.abs(D @ phi_J - np.eye(n)))) if k else np.inf
-        if not err <= _DUAL_ATOL:
-            raise InputError(
-                f"{name} must be a dual frame of Phi_J (D @ Phi_J = I); got max |D @ Phi_J - I| = {err:.3g}. "
-                "If you passed the dual vectors as rows, pass a Frame or the transpose; "
-                "use check_dual=False to synthesize with a non-dual collection on purpose."
-            )
-    return D
 
 
 # ---------------------------------------------------------------------------------
@@ -195,7 +173,7 @@ def relu_synthesis(
     if dual is None:
         D = relu_dual(L, idx, rank_tol=rank_tol)
     else:
-        D = _as_dual(dual, L.n, idx.size, phi[idx], check=bool(check_dual))
+        D = as_dual(dual, L.n, idx.size, phi[idx], check=bool(check_dual))
     out = (Zb[:, idx] + alpha[idx]) @ D.T
     return out[0] if single else out
 
@@ -315,11 +293,4 @@ def prelu_inverse(layer: PReLULayer, Z: Any, *, dual: Any = None, check_dual: bo
         raise InputError(
             f"layer must be a PReLULayer; got {type(layer).__name__}. Build one with PReLULayer(frame, alpha, gamma)."
         )
-    Zb, single = as_rows(Z, layer.m, "Z")
-    if dual is None:
-        D = layer._canonical()
-    else:
-        D = _as_dual(dual, layer.n, layer.m, layer.frame.vectors, check=bool(check_dual))
-    coeff = np.where(Zb >= 0, Zb, Zb / layer.gamma) + layer.alpha
-    out = coeff @ D.T
-    return out[0] if single else out
+    return layer.inverse(Z, dual=dual, check_dual=check_dual)

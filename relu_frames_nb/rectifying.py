@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ._lp import null_space
 from ._pairs import PAIR_RTOL, collides
 from ._patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
 from ._progress import Progress
@@ -27,6 +28,7 @@ from .domains import Domain, as_domain
 from .errors import InputError, TooExpensiveError
 from .frames import DEFAULT_RANK_TOL
 from .layer import ReLULayer, as_layer
+from .stability import active_lower_bound
 
 __all__ = [
     "is_rectifying",
@@ -120,7 +122,6 @@ def is_rectifying(
     finally:
         bar.close()
     if return_bound:
-        from .stability import active_lower_bound
 
         bound = np.where(ok, np.maximum(active_lower_bound(layer, pts, tol=tol), 0.0), 0.0)
         return (bool(ok[0]), float(bound[0])) if single else (ok, bound)
@@ -334,15 +335,6 @@ class Collision:
         return iter((self.x, self.y))
 
 
-def _null_space(rows: np.ndarray, n: int) -> np.ndarray:
-    """Orthonormal basis (columns) of the orthogonal complement of the span of ``rows``."""
-    if rows.shape[0] == 0:
-        return np.eye(n)
-    _, s, vt = np.linalg.svd(rows, full_matrices=True)
-    rank = int(np.sum(s > 1e-10 * max(s[0], 1.0)))
-    return vt[rank:].T
-
-
 def _verify(layer, K, x, y) -> bool:
     """The package's one pair check, and certain membership of both points."""
     return collides(layer.frame.vectors, layer.alpha, x, y) and bool(K.contains_certified(x)) and bool(
@@ -355,7 +347,7 @@ def _candidates(layer: ReLULayer, x0: np.ndarray):
     phi, alpha = layer.frame.vectors, layer.alpha
     coeff = phi @ x0
     active = coeff >= alpha
-    V = _null_space(phi[active], layer.n)
+    V = null_space(phi[active], layer.n, limit=None if layer.n <= 64 else 8)
     if V.shape[1] == 0:
         return
     inactive_gap = alpha[~active] - coeff[~active]  # > 0

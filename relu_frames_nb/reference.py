@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ._validation import as_bias, as_count, as_index_set, as_points, as_positive, to_float_array
+from .bias.polytope import InscribingPolytope, inscribing_polytope
 from .errors import (
     DimensionMismatchError,
     InputError,
@@ -77,8 +78,6 @@ def _frame(frame_or_vectors: Any, name: str = "frame") -> Frame:
 
 def _polytope(frame: Any):
     """The inscribing polytope of a frame (or the polytope itself), refusing non-omnidirectional frames."""
-    from .bias.polytope import InscribingPolytope, inscribing_polytope
-
     P = frame if isinstance(frame, InscribingPolytope) else inscribing_polytope(_frame(frame))
     if not P.is_omnidirectional:
         raise NotOmnidirectionalError(

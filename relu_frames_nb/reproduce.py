@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from . import experiments as ex
 from .errors import InputError, ReluFramesError
+from .viz import experiments as figures
 
 if TYPE_CHECKING:  # drawn by viz.experiments, imported lazily (see __getattr__ below)
     from .viz.experiments import plot_conv, plot_isinj, plot_propinj
@@ -111,16 +112,12 @@ def reproduce(
 
 
 def _plot(name: str):
-    """The plotting function of figure ``name`` (imports matplotlib on first use)."""
-    from .viz import experiments as figures
-
+    """The plotting function of figure ``name`` (matplotlib is imported when it draws)."""
     return getattr(figures, _PLOTS[name])
 
 
 def __getattr__(name: str) -> Any:  # the plotting functions moved to viz.experiments; keep the old names
     if name in ("plot_propinj", "plot_isinj", "plot_conv"):
-        from .viz import experiments as figures
-
         return getattr(figures, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

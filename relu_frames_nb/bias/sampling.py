@@ -27,7 +27,7 @@ import numpy as np
 from .._deprecation import renamed_kwargs
 from .._progress import Progress
 from .._validation import as_bias, as_count, as_matrix, as_nonnegative, as_seed_sequence
-from ..domains import CoveringRadius, Domain, Samples, as_domain, covering_radius, paper_correction
+from ..domains import CoveringRadius, Domain, as_domain, covering_radius, paper_correction
 from ..errors import InputError, TooExpensiveError
 from ..frames import DEFAULT_RANK_TOL, Frame, as_frame
 from ._common import INIT_CHOICES, SPARK_CHECK_LIMIT, coefficients, mcb_core, nth_largest, spark_status, unit_rows
@@ -428,8 +428,7 @@ def _run(
 def _domain_arg(K: Any, n: int) -> Domain:
     if isinstance(K, Domain):
         return as_domain(K, n, "K")
-    arr = as_matrix(K, "K")
-    return as_domain(Samples(arr), n, "K")
+    return as_domain(as_matrix(K, "K"), n, "K")  # an array of points is a data set
 
 
 # =====================================================================================

@@ -111,11 +111,11 @@ class Box(_Frozen, Domain, spec="box", args="LO,HI | FILE"):
     True
     """
 
-    __slots__ = ("n", "lo", "hi")
+    __slots__ = ("n", "lo", "hi", "source")
     polyhedral = True
     open_or_convex = True
 
-    def __init__(self, lo: Any, hi: Any, *, n: Any = None) -> None:
+    def __init__(self, lo: Any, hi: Any, *, n: Any = None, source: str | None = None) -> None:
         lo_a = to_float_array(lo, "lo")
         hi_a = to_float_array(hi, "hi")
         if lo_a.ndim > 1 or hi_a.ndim > 1:
@@ -142,7 +142,7 @@ class Box(_Frozen, Domain, spec="box", args="LO,HI | FILE"):
                 f"lo must be <= hi in every coordinate; got lo[{j}] = {lo_v[j]:g} > hi[{j}] = {hi_v[j]:g} "
                 f"({bad.size} coordinate(s)). Swap them."
             )
-        _set(self, n=int(n), lo=_readonly(lo_v), hi=_readonly(hi_v))
+        _set(self, n=int(n), lo=_readonly(lo_v), hi=_readonly(hi_v), source=None if source is None else str(source))
 
     # -- identity
     @property
@@ -170,6 +170,8 @@ class Box(_Frozen, Domain, spec="box", args="LO,HI | FILE"):
     def spec(self) -> str:
         if self.uniform:
             return f"box:{_g(self.lo[0])},{_g(self.hi[0])}"
+        if self.source is not None:
+            return f"box:{self.source}"
         raise InputError(
             "a box with per-coordinate bounds has no inline command-line spelling; save "
             "np.stack([lo, hi]) to FILE.npy and use box:FILE.npy."
@@ -214,7 +216,7 @@ class Box(_Frozen, Domain, spec="box", args="LO,HI | FILE"):
             raise InputError(f"{name} box file {arg!r} must hold two rows, lo and hi; got shape {X.shape}.")
         if X.shape[1] != n:
             raise InputError(f"{name} box file {arg!r} must have {n} columns (the layer's input dimension); got {X.shape[1]}.")
-        return cls(X[0], X[1])
+        return cls(X[0], X[1], source=arg)
 
     def scaled(self, c):
         c = self._check_scale(c)
@@ -334,11 +336,11 @@ class Polytope(_Frozen, Domain, spec="polytope", args="FILE.npz"):
     """
 
     __slots__ = ("n", "A", "b", "_lo", "_hi", "_center", "chebyshev_radius", "_radius", "radius_exact", "_inner",
-                 "_An", "_bn", "_s")  # fmt: skip
+                 "_An", "_bn", "_s", "source")  # fmt: skip
     polyhedral = True
     open_or_convex = True
 
-    def __init__(self, A: Any, b: Any) -> None:
+    def __init__(self, A: Any, b: Any, *, source: str | None = None) -> None:
         A_a = as_matrix(A, "A")
         b_a = to_float_array(b, "b")
         k, n = A_a.shape
@@ -347,7 +349,7 @@ class Polytope(_Frozen, Domain, spec="polytope", args="FILE.npz"):
         zero = np.flatnonzero(~np.any(A_a != 0, axis=1))
         if zero.size:
             raise InputError(f"A must have non-zero rows; got zero row(s) at index {zero[:10].tolist()}. Remove them.")
-        _set(self, n=int(n), A=_readonly(A_a), b=_readonly(b_a))
+        _set(self, n=int(n), A=_readonly(A_a), b=_readonly(b_a), source=None if source is None else str(source))
         # the LPs' copy: rows scaled by powers of two, offsets by one more (x'' = s x)
         r = pow2_scale(A_a, axis=1)
         bn = b_a * r
@@ -365,7 +367,7 @@ class Polytope(_Frozen, Domain, spec="polytope", args="FILE.npz"):
         missing = [k for k in ("A", "b") if k not in arrays]
         if missing:
             raise InputError(f"{name} polytope file {arg!r} must hold arrays 'A' and 'b'; got keys {sorted(arrays)}.")
-        dom = cls(arrays["A"], arrays["b"])
+        dom = cls(arrays["A"], arrays["b"], source=arg)
         if dom.n != n:
             raise InputError(f"{name} polytope file {arg!r} must have {n} columns (the layer's input dimension); got {dom.n}.")
         return dom
@@ -422,6 +424,8 @@ class Polytope(_Frozen, Domain, spec="polytope", args="FILE.npz"):
 
     @property
     def spec(self) -> str:
+        if self.source is not None:
+            return f"polytope:{self.source}"
         raise InputError(
             "a Polytope has no inline command-line spelling; save it with np.savez(FILE, A=A, b=b) and use polytope:FILE.npz."
         )

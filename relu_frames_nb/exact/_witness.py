@@ -66,7 +66,7 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
         if rho is not None and rho <= 0:
             return None
     pre = Phi @ z - a
-    V = null_space(Phi[active], d)
+    V = null_space(Phi[active], d, limit=1)
     if V.shape[1] == 0:
         return None
     v = V[:, 0]

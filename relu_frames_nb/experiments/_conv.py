@@ -14,7 +14,10 @@ from typing import Any
 import numpy as np
 
 from .._validation import as_choice, as_count, as_seed, as_seed_sequence
+from ..bias.correlated import sampling_bias
+from ..bias.polytope import polytope_bias
 from ..domains import Sphere
+from ..zoo import platonic
 from ._runner import EXP_ID, Cache, Result, check_executor, check_size, run_experiment
 
 __all__ = ["ConvResult", "conv", "TETRAHEDRON_ALPHA_S"]
@@ -85,9 +88,6 @@ class ConvResult(Result):
 
 def _conv_task(spec: dict) -> dict:
     """A block of trials of the tetrahedron experiment (runs in a worker)."""
-    from ..bias.correlated import sampling_bias
-    from ..zoo import platonic
-
     t0, c0 = time.perf_counter(), time.process_time()
     F = platonic("tetrahedron")
     alpha_s = np.asarray(spec["alpha_s"], dtype=float)
@@ -202,9 +202,6 @@ def conv(
 
 def _tetrahedron_alpha_s() -> tuple[np.ndarray, str]:
     """The exact maximal bias of the tetrahedron on the sphere (polytope bias), checked against -1/sqrt(3)."""
-    from ..bias.polytope import polytope_bias
-    from ..zoo import platonic
-
     values = np.asarray(polytope_bias(platonic("tetrahedron"), Sphere(3)).values, dtype=float)
     if not np.allclose(values, TETRAHEDRON_ALPHA_S, atol=1e-9):  # pragma: no cover - a regression elsewhere
         raise RuntimeError(f"polytope_bias of the tetrahedron on the sphere should be -1/sqrt(3); got {values}.")

@@ -16,8 +16,10 @@ import numpy as np
 
 from .. import _kernels
 from .._validation import as_choice, as_count, as_nonnegative, as_seed, as_seed_sequence
+from ..bias.correlated import tukey_depth_origin
 from ..domains import paper_correction
 from ..errors import InputError, TooExpensiveError
+from ..zoo import gaussian
 from ._runner import EXP_ID, Cache, Result, check_executor, check_ints, check_size, run_experiment
 
 __all__ = ["IsinjResult", "isinj", "EXACT_NONE", "EXACT_TUKEY", "EXACT_REDUNDANCY", "EXACT_REFUSED", "EXACT_WITNESS"]
@@ -250,9 +252,6 @@ def _nonrectifying_witness(Phi: np.ndarray, *, max_lps: int = 8, tol: float = 1e
 
 def _isinj_task(spec: dict) -> dict:
     """Compute one block of configurations of one dimension (runs in a worker)."""
-    from ..bias.correlated import tukey_depth_origin
-    from ..zoo import gaussian
-
     t0, c0 = time.perf_counter(), time.process_time()
     n, ms, N, seed = spec["n"], list(spec["ms"]), spec["n_samples"], spec["seed"]
     variances = np.asarray(spec["variances"], dtype=float)

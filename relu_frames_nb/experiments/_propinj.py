@@ -15,8 +15,10 @@ import numpy as np
 
 from .. import _kernels
 from .._validation import as_choice, as_count, as_positive, as_seed, as_seed_sequence
+from ..bias.correlated import sampling_bias
 from ..domains import Ball
 from ..errors import InputError
+from ..frames import Frame
 from ._runner import EXP_ID, Cache, Result, check_executor, check_ints, check_size, run_experiment
 
 __all__ = ["PropinjResult", "propinj"]
@@ -97,9 +99,6 @@ class PropinjResult(Result):
 
 def _propinj_task(spec: dict) -> dict:
     """A block of trials of one configuration (runs in a worker)."""
-    from ..bias.correlated import sampling_bias
-    from ..frames import Frame
-
     t0, c0 = time.perf_counter(), time.process_time()
     n, m, K, M = spec["n"], spec["m"], spec["n_iterations"], spec["n_test"]
     kernel = _kernels.resolve_kernel(spec.get("kernel", "auto"))

@@ -36,6 +36,7 @@ import numpy as np
 from .._budget import Budget, BudgetExhausted
 from .._format import fmt, vec
 from .._layer_check import check_weights
+from .._lp import null_space
 from .._pairs import PAIR_MIN_SEPARATION, network_collision
 from .._validation import as_rng
 from ..domains import Domain
@@ -134,7 +135,8 @@ def _local_pair(net: Network, k: int, K: Domain, seed: Any, budget: Budget) -> t
     r = K.radius if K.bounded else 1.0 + float(np.max(np.linalg.norm(X, axis=1)))
     for i in singular[:50]:
         budget.check("local pair search")
-        v = np.linalg.svd(J[i])[2][-1]
+        V = null_space(J[i], n, limit=1)
+        v = V[:, 0] if V.shape[1] else np.linalg.svd(J[i])[2][-1]
         t = r
         for P, G in zip(pres, derivs):
             d = G[i] @ v
@@ -219,7 +221,7 @@ def _check_finite(net: Network, K: Domain, t0: float, budget: Budget) -> Verdict
             continue
         pair, pair_layer = found, k
         text = _line(name, W.shape[1], W.shape[0], dom, Status.NOT_INJECTIVE,
-                     f"two data points {vec(found[0])} and {vec(found[1])} collide here")  # fmt: skip
+                     f"two data points {vec(found[0], limit=6)} and {vec(found[1], limit=6)} collide here")  # fmt: skip
         checks.append(Verdict(Status.NOT_INJECTIVE, "finite set", text, dom, pair=found, details={"layer": name}))
         break
     if pair is None:
@@ -330,8 +332,8 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
     details = _details(net)
     if pair is not None:
         status = Status.NOT_INJECTIVE
-        text = (f"not injective on {where} — {vec(pair[0])} and {vec(pair[1])} share the output of layer {pair_layer}"
-                " (verified)")  # fmt: skip
+        text = (f"not injective on {where} — {vec(pair[0], limit=6)} and {vec(pair[1], limit=6)} share the output of "
+                f"layer {pair_layer} (verified)")  # fmt: skip
         cert = None
     elif len(checks) == L and all(c.status == Status.INJECTIVE for c in checks):
         status = Status.INJECTIVE
