@@ -12,9 +12,9 @@ Measured in one run:
     ``find_collision`` on the ball and on 1000 data points, and ``sampling_bias`` with 200000
     samples under a 30 s time limit: each must stay <= 1024 MiB (they took 15 GB and a
     ``MemoryError`` before);
-(c) with ``--full`` only: the wall time of ``cli.check_layer`` on the 2000 x 200 layer and the
+(c) with ``--full`` only: the wall time of ``rf.check`` on the 2000 x 200 layer and the
     unit ball (target <= 60 s; it depends on code outside the spanning test, e.g. the exact
-    verdict called by ``decide``).
+    stage of the check).
 
 BLAS threads are left as they are (OpenBLAS default). On a loaded 2-core machine, threaded
 BLAS on many small matrices slows both paths of (a) by up to 10x; the ratio is what counts.
@@ -106,13 +106,11 @@ def bench_memory() -> list[Target]:
 
 
 def bench_check() -> list[Target]:
-    from relu_frames_nb.cli import check_layer
-
     L = random_layer(2000, 200)
     t0 = time.perf_counter()
-    rep = check_layer(L, rf.Ball(200))
+    v = rf.check(L, rf.Ball(200), progress=False)
     sec = time.perf_counter() - t0
-    print(f"(c) check_layer 2000x200 on the unit ball: {sec:.1f} s, {rep.status}")
+    print(f"(c) rf.check 2000x200 on the unit ball: {sec:.1f} s, {v.status}")
     return [at_most("sizes: check 2000x200 ball", sec, 60.0, " s")]
 
 

@@ -819,15 +819,25 @@ class Hull(_Frozen, Domain, spec="hull", args="FILE"):
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         """``N`` random convex combinations of ``n + 1`` random points (seeded, not uniform).
 
-        The ``n + 1`` points of each combination are distinct; their choice is done in chunks of
-        bounded memory (one random key per point, the smallest ``n + 1`` keys win).
+        The ``n + 1`` points of each combination are distinct: for small data sets the smallest
+        ``n + 1`` of one random key per point (in chunks of bounded memory), for large ones ``n + 1``
+        random indices, redrawn where two coincide (time and memory ``O(N n)``).
         """
         N = as_count(N, "N", minimum=0)
         rng = as_rng(seed)
         X = self.points
         M = X.shape[0]
         k = min(M, self.n + 1)
-        if k < M:
+        if k < M and N * M > _CHUNK_ENTRIES:
+            # many points: k distinct indices per sample by redrawing the rare rows with a repeat (O(N k))
+            idx = rng.integers(0, M, (N, k))
+            for _ in range(64):
+                srt = np.sort(idx, axis=1)
+                again = np.flatnonzero(np.any(srt[:, 1:] == srt[:, :-1], axis=1))
+                if again.size == 0:
+                    break
+                idx[again] = rng.integers(0, M, (again.size, k))
+        elif k < M:
             idx = np.empty((N, k), dtype=np.intp)
             for sl in _chunks(N, M):
                 keys = rng.random((sl.stop - sl.start, M))

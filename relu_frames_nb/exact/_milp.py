@@ -196,8 +196,8 @@ def solve_count(
     args = (c, integrality, var_bounds, cons, options)
     try:
         if k > SUBPROCESS_BINARIES or os.environ.get("RFNB_MILP_CHILD") == "always":
-            # the child gets the limit plus the cost of starting it; killed after a grace period
-            res = _solve_killable(args, options["time_limit"] + 3.0)
+            # the child gets the limit plus a second for starting it; killed after that
+            res = _solve_killable(args, options["time_limit"] + 1.0)
             if res is None:
                 return MilpResult("time limit", -1, None, None, None, time.perf_counter() - t0)
         else:
