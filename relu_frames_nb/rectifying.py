@@ -22,10 +22,10 @@ import numpy as np
 from ._lp import null_space
 from ._pairs import PAIR_RTOL, collides
 from ._patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
-from ._progress import Progress
+from ._progress import Progress, as_progress
 from ._validation import as_count, as_nonnegative, as_points
 from .domains import Domain, as_domain
-from .errors import InputError, TooExpensiveError
+from .errors import TooExpensiveError
 from .frames import DEFAULT_RANK_TOL
 from .layer import ReLULayer, as_layer
 from .stability import active_lower_bound
@@ -79,9 +79,10 @@ def is_rectifying(
     max_memory : int, default 64 MiB
         Bound in bytes of the working arrays: the points are processed in chunks of about
         ``max_memory / (10 m)`` rows. The result does not depend on it.
-    progress : bool, optional
-        Show a progress bar on stderr (by default only when the run is expected to take more
-        than about 2 s and stderr is a terminal).
+    progress : None, bool or callable
+        The package's progress protocol (:mod:`relu_frames_nb._progress`): a bar on stderr (by
+        default only when the run is expected to take more than about 2 s and stderr is a
+        terminal), or a callable receiving one dict per update.
 
     Returns
     -------
@@ -106,8 +107,7 @@ def is_rectifying(
     layer = as_layer(layer)
     tol = as_nonnegative(tol, "tol")
     max_memory = as_count(max_memory, "max_memory", minimum=1024)
-    if progress is not None and not isinstance(progress, (bool, np.bool_)):
-        raise InputError(f"progress must be True, False or None; got {progress!r}.")
+    progress = as_progress(bool(progress) if isinstance(progress, np.bool_) else progress)
     pts, single = as_points(X, layer.n, "X")
     N = pts.shape[0]
     if N == 0:
@@ -267,8 +267,7 @@ def check_rectifying(
     max_memory = as_count(max_memory, "max_memory", minimum=1024)
     if time_limit is not None:
         time_limit = as_nonnegative(time_limit, "time_limit")
-    if progress is not None and not isinstance(progress, (bool, np.bool_)):
-        raise InputError(f"progress must be True, False or None; got {progress!r}.")
+    progress = as_progress(bool(progress) if isinstance(progress, np.bool_) else progress)
     t0 = time.perf_counter()
     X = _probe_points(layer, K, n_samples, seed)
     N = X.shape[0]

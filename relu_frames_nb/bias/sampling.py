@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._deprecation import renamed_kwargs
-from .._progress import Progress
+from .._progress import Progress, as_progress
 from .._validation import as_bias, as_count, as_matrix, as_nonnegative, as_seed_sequence
 from ..domains import CoveringRadius, Domain, as_domain, covering_radius, paper_correction
 from ..errors import InputError, TooExpensiveError
@@ -272,8 +272,7 @@ def _moved(ref: np.ndarray, cur: np.ndarray, tol: float) -> bool:
 
 
 def _make_progress(progress: Any, total: int, expected_seconds: float) -> Progress:
-    if progress is not None and not isinstance(progress, (bool, np.bool_)):
-        raise InputError(f"progress must be True, False or None; got {progress!r}.")
+    progress = as_progress(bool(progress) if isinstance(progress, np.bool_) else progress)
     return Progress(progress, total, expected_seconds=expected_seconds, unit="samples", desc="sampling_bias", leave=False)
 
 
