@@ -26,6 +26,7 @@ import os
 import signal
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -410,10 +411,15 @@ def _main_check(args: argparse.Namespace, watch: _Watch) -> int:
                         memory_limit=args.memory_limit * 1024**3, progress=watch, seed=args.seed,
                         n_samples=args.samples, max_facets=args.max_facets)  # fmt: skip
         if isinstance(model, ReLULayer):
-            verdict.details["bias"] = (
+            said = (
                 "bias read as the paper's alpha (ReLU(W x - alpha))" if kind == "alpha"
                 else "bias read as PyTorch's b (ReLU(W x + b), alpha = -b)"
             )  # fmt: skip
+            verdict.details["bias"] = said
+            verdict = replace(verdict, notes=(*verdict.notes, said))
+        elif kind == "alpha":  # one layer that is not a frame, read with the paper's alpha: the network holds b = -alpha
+            said = "the file's bias is the paper's alpha (the network holds b = -alpha)"
+            verdict = replace(verdict, notes=(*verdict.notes, said))
         watch.close()
         text = json.dumps(verdict.to_dict(), indent=2, ensure_ascii=False) if args.json else verdict.report()
     except (ReluFramesError, ValueError, OSError) as exc:

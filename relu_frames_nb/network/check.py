@@ -353,6 +353,7 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
         text = f"undetermined on {where} — " + "; ".join(parts)
     if net.note:
         notes.append(net.note)
+    notes.append(BIAS_CONVENTION)
     return Verdict(status, "network", text, where, cert, pair, None if pair is None else net(pair[0]),
                    layers=tuple(checks), pair_layer=pair_layer, notes=tuple(notes), seconds=time.perf_counter() - t0,
                    details=details)  # fmt: skip
