@@ -280,12 +280,12 @@ def _combine(P: Normalised, K: Domain, fast: _Fast | None, ex: ExactResult | Non
                               "n_active": ex.n_active, "rank": ex.rank, "seconds": round(ex.seconds, 3),
                               "solves": ex.n_solves})  # fmt: skip
         bounds = (ex.lower_bound, ex.upper_bound) if (ex.lower_bound is not None or ex.upper_bound is not None) else None
-        text = _exact_text(ex, where, fast)
+        pair = None if ex.pair is None else tuple(P.to_user(p) for p in ex.pair)
+        text = _exact_text(ex, where, fast, pair)
         if ex.status != Status.UNDETERMINED:
             cert = None
             if ex.status == Status.INJECTIVE:
                 cert = _exact_certificate(ex, where)
-            pair = None if ex.pair is None else tuple(P.to_user(p) for p in ex.pair)
             method = "finite set" if ex.method == "finite set" else (f"exact ({ex.method})" if ex.method else "exact")
             return Verdict(ex.status, method, text, where, cert, pair, bounds=bounds, notes=tuple(notes),
                            seconds=time.perf_counter() - t0, details=details)  # fmt: skip
@@ -299,8 +299,20 @@ def _combine(P: Normalised, K: Domain, fast: _Fast | None, ex: ExactResult | Non
     return Verdict(Status.UNDETERMINED, "", text, where, notes=tuple(notes), seconds=time.perf_counter() - t0, details=details)
 
 
-def _exact_text(ex: ExactResult, where: str, fast: _Fast | None) -> str:
+def _pair_text(ex: ExactResult, x: np.ndarray, y: np.ndarray) -> str:
+    """The witness, in the caller's coordinates (the engine's own text speaks of the normal form)."""
+    sep = f"|x − y| = {float(np.linalg.norm(x - y)):.2g}"
+    if ex.method == "null space":
+        return (f"the weights have rank {ex.rank} < {ex.dim}: x = {vec(x, limit=6)} and y = x + t v with v in their null "
+                f"space ({sep}) have the same output")  # fmt: skip
+    return (f"witness: at x = {vec(x, limit=6)} only {ex.n_active} frame vector(s) are active (rank {ex.rank} < {ex.dim}); "
+            f"x and y = {vec(y, limit=6)} ({sep}) have the same output")  # fmt: skip
+
+
+def _exact_text(ex: ExactResult, where: str, fast: _Fast | None, pair: tuple | None = None) -> str:
     body = ex.text.split(" — ", 1)[1] if " — " in ex.text else ex.text
+    if pair is not None and ex.method != "finite set" and ex.dim is not None:
+        body = _pair_text(ex, *pair)
     text = f"{ex.status} on {where} — {body}"
     if fast is not None and ex.status != Status.UNDETERMINED and ex.method != "finite set":
         text += "; the fast tests had left it open"

@@ -224,7 +224,9 @@ class Verdict:
         lines += ["  " + v.text for v in self.layers]
         n_layers = self.details.get("n_layers")
         if self.layers and n_layers and len(self.layers) < n_layers:
-            lines.append(f"  layers {len(self.layers) + 1}–{n_layers}: not checked (not needed for the verdict)")
+            first = len(self.layers) + 1
+            which = f"layer {first}" if first == n_layers else f"layers {first}–{n_layers}"
+            lines.append(f"  {which}: not checked (not needed for the verdict)")
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
 

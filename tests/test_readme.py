@@ -1,6 +1,7 @@
 """The README's API tour runs as written."""
 
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +13,12 @@ def test_readme_tour_runs():
     code = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     assert code, "the README has no python block"
     ns: dict = {}
-    exec(compile(code[0], str(README), "exec"), ns)  # our own file, not user input
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # the README teaches the current API only
+        exec(compile(code[0], str(README), "exec"), ns)  # our own file, not user input
     L, X = ns["L"], ns["X"]
     np.testing.assert_allclose(ns["rf"].reconstruct(L, L(X)), X, atol=1e-9)
-    assert ns["rf"].decide(L, ns["rf"].Ball(2)).status == "injective"
+    assert ns["rf"].check(L, ns["rf"].Ball(2)).status == "injective"
 
 
 def test_run_command_opens_the_index_and_binder_links_resolve():

@@ -161,7 +161,7 @@ def prepare(W, alpha, K, t0, budget, eps, tol):
                 f"y = x + t v with v in their null space (|x − y| = {np.linalg.norm(x - y):.2g}) have the same output"
             )
             return run, make_result(K, "not injective", 0, n_act, info, run.pair, time.perf_counter() - t0, 0, "null space",
-                                    notes, text, n_act, rk)  # fmt: skip
+                                    notes, text, n_act, rk, dim=d)  # fmt: skip
         notes.append(f"the weights have rank {rank} < {d}, but no pair inside the domain could be verified")
         text = f"undetermined on {K.describe()} — the weights have rank {rank} < {d} but no verified pair in the domain"
         return run, make_result(K, "undetermined", None, None, info, None, time.perf_counter() - t0, 0, "null space",

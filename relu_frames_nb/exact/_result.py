@@ -37,6 +37,10 @@ class ExactResult:
         ``"milp"``, ``"hyperplanes"``, ``"zero bias"``, ``"null space"``, ``"finite set"``, ``"single point"`` or ``""``.
     notes : tuple of str
     text : str
+        For people; coordinates in it are the engine's (the normal form): callers that scaled the
+        problem describe the pair themselves.
+    dim : int or None
+        The dimension of the domain's affine hull (what an active set must span), for pairs.
     """
 
     status: Status
@@ -53,6 +57,7 @@ class ExactResult:
     method: str = ""
     notes: tuple = ()
     text: str = ""
+    dim: int | None = None
 
     @property
     def decided(self) -> bool:
@@ -61,7 +66,7 @@ class ExactResult:
 
 
 def make_result(K, status, lower, upper, info: HyperplaneInfo, pair, seconds, n_solves, method, notes, text="",
-                n_act=None, rank=None) -> ExactResult:  # fmt: skip
+                n_act=None, rank=None, dim=None) -> ExactResult:  # fmt: skip
     """An :class:`ExactResult` (bounds as plain ints, the pair copied)."""
     if not text:
         text = f"{status} on {K.describe()} — " + ("; ".join(notes) if notes else "")
@@ -80,6 +85,7 @@ def make_result(K, status, lower, upper, info: HyperplaneInfo, pair, seconds, n_
         method=method,
         notes=tuple(notes),
         text=text,
+        dim=dim,
     )
 
 

@@ -199,7 +199,7 @@ def _finish(run: Run, subs: list, info: HyperplaneInfo, method: str, t0: float, 
             f"(rank {rank} < {d}); x and y = {short_vec(y)} (|x − y| = {np.linalg.norm(x - y):.2g}) have the same output"
         )
         return make_result(K, "not injective", lower, run.upper, info, run.pair, seconds, run.n_solves, method, run.notes,
-                           text, n_act, rank)  # fmt: skip
+                           text, n_act, rank, dim=d)  # fmt: skip
     lower = lowest(subs)
     if certified and boundary:
         rel_tol = run.tol / run.scale
