@@ -46,9 +46,16 @@ API_SECTIONS = [
     ("Bias estimation", ["relu_frames_nb.bias"]),
     ("Reconstruction", ["relu_frames_nb.reconstruction", "relu_frames_nb.left_inverse", "relu_frames_nb.frame_algorithm"]),
     ("Stability", ["relu_frames_nb.stability"]),
-    ("Verdicts, exact checks, networks", ["relu_frames_nb.verdict", "relu_frames_nb.exact", "relu_frames_nb.network"]),
+    ("The check: verdicts, the exact stage, networks",
+     ["relu_frames_nb.checking", "relu_frames_nb.verdict", "relu_frames_nb.exact", "relu_frames_nb.network"]),
     ("Errors", ["relu_frames_nb.errors"]),
 ]
+#: deprecated aliases still in ``__all__`` for one release (they warn): listed apart, with what replaces them
+DEPRECATED = {
+    "decide": "rf.check(layer, K)",
+    "exact_verdict": 'rf.check(layer, K, method="exact")',
+    "check_network": "rf.check(net, K)",
+}
 #: the explorers of ``relu_frames_nb.viz.widgets`` (tests/test_book_api.py checks that none is missing)
 EXPLORERS = ["FrameExplorer2D", "PolytopeExplorer3D", "ReconstructionPlayground", "DigitsExplorer"]
 
@@ -108,7 +115,10 @@ def write_api_page(path: Path) -> list[str]:
     import relu_frames_nb as rf
 
     sections: dict[str, list[str]] = {}
+    deprecated = [name for name in rf.__all__ if name in DEPRECATED]
     for name in rf.__all__:
+        if name in DEPRECATED:
+            continue
         obj = getattr(rf, name)
         module = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", "") or ""
         sections.setdefault(_section_of(module), []).append(name)
@@ -126,6 +136,12 @@ def write_api_page(path: Path) -> list[str]:
                   ".. autosummary::", "   :toctree: generated", ""]  # fmt: skip
         lines += [f"   {name}" for name in sections[title]]
         lines += ["```", ""]
+    if deprecated:
+        lines += ["## Deprecated aliases", "",
+                  "Kept for one release; each warns (`DeprecationWarning`) and returns the same `Verdict` as",
+                  "`rf.check`, the one front door:", ""]  # fmt: skip
+        lines += [f"* `rf.{name}` — use `{DEPRECATED[name]}`" for name in deprecated]
+        lines += [""]
     lines += ["## Interactive explorers", "",
               "The explorers need a running kernel; in this book their pictures are stills (open a notebook",
               "with the launch button at the top of its page to use them).", "",

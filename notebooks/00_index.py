@@ -210,21 +210,22 @@ print(L, "| α =", L.alpha)
 # At each $x$ the **active** rows are those with $\langle x, \phi_i\rangle \ge \alpha_i$. Where they do
 # not span $\mathbb{R}^2$, a step along the missing direction leaves the output unchanged: the library
 # builds such a pair and verifies it. Here it finds one, so the layer is **not** injective on
-# $\mathbb{B}$ — a proof, not an estimate. `rf.decide` gives the verdict in one line; what its fast tests
-# leave open it settles with the exact verdict `rf.exact_verdict` (a mixed-integer certificate or a verified
-# pair), which closes the gap the paper's methods leave — sampling can over-estimate in high dimension,
-# and the polytope bias is only sufficient ([06_sampling](06_sampling.ipynb), section 5).
+# $\mathbb{B}$ — a proof, not an estimate. `rf.check` gives the verdict in one line (`.text`, or
+# `.report()`): it runs the paper's fast tests first and settles what they leave open with the exact
+# stage (`method="exact"` runs only that: a mixed-integer certificate or a verified pair), which closes
+# the gap the paper's methods leave — sampling can over-estimate in high dimension, and the polytope bias
+# is only sufficient ([06_sampling](06_sampling.ipynb), section 5).
 
 # %%
-check = rf.check_rectifying(L, K, n_samples=N)
+rect = rf.check_rectifying(L, K, n_samples=N)
 pair = rf.find_collision(L, K)
-assert not check.rectifying and pair.found and pair.certainty == "verified"
+assert not rect.rectifying and pair.found and pair.certainty == "verified"
 np.testing.assert_allclose(L(pair.x), L(pair.y), atol=1e-12)
 assert K.contains(pair.x) and K.contains(pair.y) and not np.allclose(pair.x, pair.y)
-print(f"the active rows fail to span at {check.n_failed} of {check.n_checked} sample points of the ball")
+print(f"the active rows fail to span at {rect.n_failed} of {rect.n_checked} sample points of the ball")
 print("two inputs, one output:", pair.x.round(3), pair.y.round(3), "->", L(pair.x).round(3))
-print(rf.decide(L, K).text)
-exact = rf.exact_verdict(L, K)
+print(rf.check(L, K).text)
+exact = rf.check(L, K, method="exact")
 assert exact.status == "not injective" and exact.pair is not None
 np.testing.assert_allclose(L(exact.pair[0]), L(exact.pair[1]), rtol=1e-9, atol=1e-12)
 print(f"exact verdict: {exact.status} (method {exact.method})")

@@ -401,7 +401,7 @@ ex.nb02.check_2_2(answer_2_2)
 # `ex.nb02.layers_2_3()` returns three layers with their domains: (a) the triangle frame with
 # $\alpha = -\tfrac12$ on $\mathbb{B}$, (b) the triangle frame with $\alpha = (-\tfrac12, -\tfrac12, -0.49)$ on
 # $\mathbb{B}$, (c) the $\pm$ basis turned by $45^\circ$ with $\alpha = -0.1$ on the ball of radius 2. Decide
-# for each whether it is injective on its domain (`rf.decide` gives a verdict with its reason), explain
+# for each whether it is injective on its domain (`rf.check` gives a verdict with its reason), explain
 # each verdict in a sentence, and set `answer_2_3` to the three verdicts as booleans (True = injective).
 
 # %% tags=["answer"]
@@ -410,7 +410,7 @@ answer_2_3 = None
 # %% tags=["solution"] jupyter={"source_hidden": true}
 answer_2_3 = []
 for name, (layer, K) in ex.nb02.layers_2_3().items():
-    v = rf.decide(layer, K)
+    v = rf.check(layer, K)
     answer_2_3.append(v.status == "injective")
     print(f"({name}) {v.status} [{v.method}]")
 # (a) -1/2 is the triangle's largest bias on the ball (Example "mb"): rectifying, hence injective (the ball is convex).

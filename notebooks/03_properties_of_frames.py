@@ -446,7 +446,7 @@ ex.nb03.check_3_2(answer_3_2)
 # Each row of the frame `ex.nb03.frame_3_3()`, $(-0.047, 0.987), (-0.82, -0.482), (0.817, -0.5)$, lies
 # within $\varepsilon = 0.05$ of the corresponding row of the triangle frame, which is
 # $(-\tfrac12)$-rectifying on $\mathbb{B}$. Which bias does Lemma "perturbation" guarantee for the new frame
-# on $\mathbb{B}$? Set `answer_3_3` to it (a number or three entries), and check with `rf.decide` that the old
+# on $\mathbb{B}$? Set `answer_3_3` to it (a number or three entries), and check with `rf.check` that the old
 # bias $-\tfrac12$ is no longer enough.
 
 # %% tags=["answer"]
@@ -457,7 +457,7 @@ F33 = ex.nb03.frame_3_3()
 M33 = 1.0  # sup of |x| over the unit ball
 answer_3_3 = -0.5 - ex.nb03.EPS_3_3 * M33
 for a in (-0.5, answer_3_3):
-    print(f"alpha = {a}:", rf.decide(rf.ReLULayer(F33, a), rf.Ball(2)).status)
+    print(f"alpha = {a}:", rf.check(rf.ReLULayer(F33, a), rf.Ball(2)).text)
 ex.solution("3.3")
 
 # %% tags=["check"]

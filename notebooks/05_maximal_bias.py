@@ -548,7 +548,7 @@ answer_5_1 = np.floor(a51 * 1000) / 1000  # the grid spacing 3e-5 cannot move it
 print(f"alpha_c ≈ {a51:.6f} at u = {U51[np.argmin(second)].round(4)}; sampled: "
       f"{rf.max_constant_bias(F51, rf.Ball(2), n_samples=N, seed=SEED):.6f} (over-estimate)")  # fmt: skip
 for r in (answer_5_1, answer_5_1 + 0.001):
-    print(f"r = {r:.3f}:", rf.exact_verdict(rf.ReLULayer(F51, r), rf.Ball(2)).status)
+    print(f"r = {r:.3f}:", rf.check(rf.ReLULayer(F51, r), rf.Ball(2), method="exact").status)
 # alpha_c < 0: in the direction u the frame has a single coefficient >= 0, so the second one is negative and the
 # bias must go below it. The origin (every coefficient 0) only caps alpha_c at 0.
 ex.solution("5.1")

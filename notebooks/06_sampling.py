@@ -25,7 +25,7 @@
 # - how the estimate converges as the number of samples $N$ grows (from above, slowly);
 # - Figure "evolution towards injectivity", from the experiments module;
 # - a layer in dimension 6 that sampling accepts and the exact zero-bias test proves not injective, and
-#   how the exact verdict `rf.exact_verdict` settles such cases for any bias.
+#   how the exact stage of `rf.check` settles such cases for any bias.
 #
 # | tag | item |
 # |---|---|
@@ -335,37 +335,39 @@ print(f"covering radius ≥ {rho_low.value:.3f} (probe estimate), so α^(N) - ρ
 #
 # The paper's two methods leave a gap: sampling can over-estimate in high dimension (as here), and the
 # polytope bias of [07_polytope_bias](07_polytope_bias.ipynb) is a proof but only a sufficient one. The
-# Tukey-depth test closes it for $\alpha = \mathbf 0$ only. `rf.exact_verdict` decides any bias on a ball, a box,
-# a polytope or $\mathbb{R}^n$: with a **certificate** — a lower bound on the fewest active rows over the
-# domain, from the dual bound of a mixed-integer program (HiGHS), that exceeds $h$, the largest number
-# of frame vectors in one hyperplane through 0 (then the active rows span everywhere) — or with a
-# **verified colliding pair**. `rf.decide` runs the fast tests first and calls it for what they leave
-# open.
+# Tukey-depth test closes it for $\alpha = \mathbf 0$ only. The exact stage of `rf.check` (alone:
+# `method="exact"`) decides any bias on a ball, a box, a polytope or $\mathbb{R}^n$: with a
+# **certificate** — a lower bound on the fewest active rows over the domain, from the dual bound of a
+# mixed-integer program (HiGHS), that exceeds $h$, the largest number of frame vectors in one hyperplane
+# through 0 (then the active rows span everywhere) — or with a **verified colliding pair**.
+# `rf.check(L, K)` (the default `method="auto"`) runs the fast tests first and the exact stage for what
+# they leave open.
 #
 # Check, on the layer above: the exact verdict refutes $\alpha = \mathbf 0$ with a verified pair in the ball,
 # and its upper bound on the fewest active rows is at most $h = 5$. For $\alpha = -0.02\cdot\mathbf 1$, sampling
 # accepts as well, and the polytope bias cannot decide (its entries are all below $-0.36$); here the exact
-# verdict, through `rf.decide`, proves injectivity: at least 6 rows are active at every point of the ball,
+# verdict, through `rf.check`, proves injectivity: at least 6 rows are active at every point of the ball,
 # more than $h = 5$.
 
 # %%
-exact0 = rf.exact_verdict(L0, K, time_limit=60)
+exact0 = rf.check(L0, K, method="exact", time_limit=60)
+h0 = exact0.details["exact"]["h"]  # the most frame vectors in one hyperplane through 0
 assert exact0.status == "not injective" and exact0.pair is not None
 xe, ye = exact0.pair
 assert K.contains(xe) and K.contains(ye) and np.linalg.norm(xe - ye) > 1e-6
 np.testing.assert_allclose(L0(xe), L0(ye), rtol=1e-9, atol=1e-12)
-assert exact0.h == 5 and exact0.upper_bound <= exact0.h
-print(f"α = 0: {exact0.status} (method {exact0.method}; fewest active rows ≤ {exact0.upper_bound}, h = {exact0.h})")
+assert h0 == 5 and exact0.upper_bound <= h0
+print(f"α = 0: {exact0.status} (method {exact0.method}; fewest active rows ≤ {exact0.upper_bound}, h = {h0})")
 
 L2 = L0.with_bias(-0.02)
 pbe6 = rf.polytope_bias(F, K)
 assert pbe6.is_guarantee and np.all(L2.alpha > pbe6.values)  # the polytope bias proves nothing here
 assert np.all(est6.values >= L2.alpha) and np.all(rf.is_rectifying(L2, X))  # sampling accepts
-v2 = rf.decide(L2, K, time_limit=60)
-assert v2.status == "injective" and v2.exact is not None
-assert v2.exact.lower_bound > v2.exact.h == 5  # the certificate
-print(f"α = -0.02: polytope bias ≤ {pbe6.values.max():.3f} proves nothing; rf.decide: {v2.status} "
-      f"({v2.method}; fewest active rows ≥ {v2.exact.lower_bound} > h = {v2.exact.h})")
+v2 = rf.check(L2, K, time_limit=60)
+assert v2.status == "injective" and v2.method.startswith("exact") and v2.certificate is not None
+assert v2.certificate.lower_bound > v2.certificate.h == 5  # the certificate
+print(f"α = -0.02: polytope bias ≤ {pbe6.values.max():.3f} proves nothing; rf.check: {v2.status} "
+      f"({v2.method}; fewest active rows ≥ {v2.certificate.lower_bound} > h = {v2.certificate.h})")
 
 # %% [markdown]
 # [08_random_layers](08_random_layers.ipynb) repeats this comparison over a whole grid of random
@@ -384,7 +386,7 @@ print(f"α = -0.02: polytope bias ≤ {pbe6.values.max():.3f} proves nothing; rf
 #   about 1, fastest for small $n$ and low redundancy.
 # - Passing on samples is not injectivity: in dimension 6 a layer passes every sample and the paper's
 #   correction, yet the exact Tukey-depth test proves it not injective, with a verified colliding pair.
-# - The exact verdict (`rf.exact_verdict`, used by `rf.decide`) closes the gap the paper's methods leave:
+# - The exact stage of `rf.check` (alone: `method="exact"`) closes the gap the paper's methods leave:
 #   it refutes that layer, and proves injective a nearby bias that neither sampling (no proof) nor the
 #   polytope bias (too conservative) can settle.
 
@@ -401,7 +403,7 @@ print(f"α = -0.02: polytope bias ≤ {pbe6.values.max():.3f} proves nothing; rf
 # With Approach A, compute a bias for which it is *proven* rectifying on the closed unit ball: the
 # sampling estimate minus a guaranteed covering radius of the samples (times $\|\phi_i\|$). It should
 # not be too conservative: every entry at most $0.05$ below the sampling estimate with 200 000 samples.
-# Set `answer_6_1` to it and confirm it with `rf.exact_verdict`. What does the exact verdict say about the
+# Set `answer_6_1` to it and confirm it with `rf.check`. What does the exact verdict say about the
 # uncorrected estimate?
 
 # %% tags=["answer"]
@@ -415,7 +417,7 @@ rho61 = rf.covering_radius(X61, rf.Ball(2), kind="guaranteed", max_points=400_00
 answer_6_1 = est61.values - rho61.value * F61.norms
 print(f"ρ ≤ {rho61.value:.4f}; proven bias {answer_6_1.round(4)}")
 for name, a in (("corrected", answer_6_1), ("uncorrected", est61.values)):
-    print(f"{name:>11}:", rf.exact_verdict(rf.ReLULayer(F61, a), rf.Ball(2)).status)
+    print(f"{name:>11}:", rf.check(rf.ReLULayer(F61, a), rf.Ball(2)).status)
 ex.solution("6.1")
 
 # %% tags=["check"]
@@ -466,10 +468,10 @@ answer_6_3 = None
 # %% tags=["solution"] jupyter={"source_hidden": true}
 L63 = ex.nb06.layer_6_3()
 chk63 = rf.check_rectifying(L63, rf.Ball(5), n_samples=N, seed=SEED)
-v63 = rf.exact_verdict(L63, rf.Ball(5))
+v63 = rf.check(L63, rf.Ball(5), method="exact")
 answer_6_3 = v63.pair
 print(f"sampling: {chk63.n_checked - chk63.n_failed} of {chk63.n_checked} rectifying | exact: {v63.status} "
-      f"({v63.method}; fewest active rows ≤ {v63.upper_bound}, h = {v63.h})")  # fmt: skip
+      f"({v63.method}; fewest active rows ≤ {v63.upper_bound}, h = {v63.details['exact']['h']})")  # fmt: skip
 ex.solution("6.3")
 
 # %% tags=["check"]

@@ -778,8 +778,8 @@ assert n_fail > 0 and rf.is_rectifying(rf.ReLULayer(tet, cv.alpha_s), near).all(
 #
 # The polytope bias is a *sufficient* bias: every bias below it is rectifying, but a bias above it
 # need not fail (the cube above is an example). The paper's methods leave such layers open: the
-# polytope bias does not cover them, and sampling can only find failures. The kit's **exact verdict**
-# (`rf.exact_verdict`, and `rf.decide`, which calls it when its fast tests leave the question open)
+# polytope bias does not cover them, and sampling can only find failures. The **exact stage** of
+# `rf.check` (which runs it when its fast tests leave the question open; `method="exact"` runs it alone)
 # settles them: a layer on a convex domain is injective iff no point of the domain has an active
 # sub-frame that fails to span (Injectivity I/II, [02_injectivity](02_injectivity.ipynb)). For a small
 # frame it asks this of every hyperplane spanned by $n - 1$ frame vectors with one LP each (method
@@ -787,7 +787,7 @@ assert n_fail > 0 and rf.is_rectifying(rf.ReLULayer(tet, cv.alpha_s), near).all(
 # (a certificate) and from above (points of $K$).
 #
 # Check on the random 12-vector frame on $\mathbb{B}$: raise every entry of the polytope bias by $0.1$.
-# `rf.decide` cannot use the polytope bias any more (the margin is $-0.1$), yet the exact verdict proves
+# `rf.check` cannot use the polytope bias any more (the margin is $-0.1$), yet the exact verdict proves
 # the layer injective; dense sampling agrees (no failing point). Raising by $0.2$ instead, the exact
 # verdict returns a verified colliding pair.
 
@@ -795,15 +795,16 @@ assert n_fail > 0 and rf.is_rectifying(rf.ReLULayer(tet, cv.alpha_s), near).all(
 alpha_ball = rf.polytope_bias(F12, rf.Ball(3)).values
 for raise_by in [0.1, 0.2]:
     L_up = rf.ReLULayer(F12, alpha_ball + raise_by)
-    v = rf.decide(L_up, rf.Ball(3))
-    xv = rf.exact_verdict(L_up, rf.Ball(3))
-    print(f"polytope bias + {raise_by}: decide says {v.status!r} (method {v.method!r}, margin {v.margin:+.2f}); "
-          f"exact verdict {xv.status!r} by {xv.method!r}, fewest active vectors in [{xv.lower_bound}, {xv.upper_bound}], "
-          f"h = {xv.h}")  # fmt: skip
+    v = rf.check(L_up, rf.Ball(3))
+    xv = rf.check(L_up, rf.Ball(3), method="exact")
+    margin, h = v.details["polytope_margin"], xv.details["exact"]["h"]
+    print(f"polytope bias + {raise_by}: rf.check says {v.status!r} (method {v.method!r}, margin {margin:+.2f}); "
+          f"exact stage alone {xv.status!r} by {xv.method!r}, fewest active vectors in [{xv.lower_bound}, "
+          f"{xv.upper_bound}], h = {h}")  # fmt: skip
     print("   ", xv.text)
-    assert np.isclose(v.margin, -raise_by) and v.status == xv.status
+    assert np.isclose(margin, -raise_by) and v.status == xv.status
     if raise_by == 0.1:
-        assert xv.status == "injective" and xv.lower_bound > xv.h  # the certificate: more than h active everywhere
+        assert xv.status == "injective" and xv.lower_bound > h  # the certificate: more than h active everywhere
         assert rectifying_on(F12, alpha_ball + raise_by, rf.Ball(3)).rectifying
     else:
         assert xv.status == "not injective" and xv.pair is not None
@@ -976,8 +977,8 @@ viewer.select_vertex(1)  # back to phi_2 for the saved view
 # * For the simplicial regular solids (tetrahedron, octahedron, icosahedron) no entry of
 #   $\alpha^\Delta_\mathbb{S}$ can be raised; the tetrahedron's value is $-1/\sqrt3$, and sampling creeps
 #   towards it from above, so an uncorrected sampled bias is not rectifying everywhere.
-# * The polytope bias is sufficient, not necessary: above it the exact verdict (`rf.exact_verdict`, used by
-#   `rf.decide`) still proves a layer injective, or returns a verified colliding pair.
+# * The polytope bias is sufficient, not necessary: above it the exact stage of `rf.check` still proves a
+#   layer injective, or returns a verified colliding pair.
 # * The largest hole radius of the facets (read on the empty cap of a facet, not on $F^{\mathbb{S}}$) is the
 #   covering radius of the frame, the quantity that turns the sampling estimate into a guarantee; used that
 #   way it gives a much smaller bias.
@@ -1024,7 +1025,7 @@ ex.nb07.check_7_1(answer_7_1)
 #
 # For `F = ex.nb07.frame_7_2()` (10 random unit vectors in $\mathbb{R}^3$) and the unit ball, raise every entry of
 # the polytope bias by the same amount $d \ge 0$. Find the largest such $d$, to within $0.01$, for which the layer
-# is still injective on $\mathbb{B}$: use `rf.exact_verdict` (injectivity is monotone in the bias, so bisection
+# is still injective on $\mathbb{B}$: use `rf.check` (injectivity is monotone in the bias, so bisection
 # works). Set `answer_7_2` to a number $d$ such that the layer is injective at $d$ and not at $d + 0.01$.
 
 # %% tags=["answer"]
@@ -1036,7 +1037,7 @@ base72 = rf.polytope_bias(F72, rf.Ball(3)).values
 
 
 def injective_72(d):
-    return rf.exact_verdict(rf.ReLULayer(F72, base72 + d), rf.Ball(3)).status == "injective"
+    return rf.check(rf.ReLULayer(F72, base72 + d), rf.Ball(3)).status == "injective"
 
 
 lo, hi = 0.0, 1.0

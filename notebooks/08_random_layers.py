@@ -240,13 +240,13 @@ assert np.allclose(L6(pair.x), L6(pair.y)) and not np.allclose(pair.x, pair.y)
 
 # %% [markdown]
 # **The exact verdict where the Tukey depth is out of reach.** For $n \ge 7$ the Tukey depth is affordable only
-# for small $m$, which is why the fourth panel is blank there. The kit's exact verdict (`rf.exact_verdict`, a
-# mixed-integer program that bounds the fewest active frame vectors over the domain; for zero bias the ball
-# decides $\mathbb{R}^n$) is often cheap enough to fill such cells. Three Gaussian layers of the size of the
-# default grid's top rows, each tested the way the experiment tests it (sampled test with the paper's
-# correction, $N = 2\cdot10^4$; Tukey depth), then by the exact verdict: sampling accepts all three; the Tukey
-# depth refuses all three (too many subsets); the exact verdict proves two of them not injective (a verified
-# colliding pair) and certifies the third.
+# for small $m$, which is why the fourth panel is blank there. The kit's exact verdict
+# (`rf.check(..., method="exact")`, a mixed-integer program that bounds the fewest active frame vectors over
+# the domain; for zero bias the ball decides $\mathbb{R}^n$) is often cheap enough to fill such cells. Three
+# Gaussian layers of the size of the default grid's top rows, each tested the way the experiment tests it
+# (sampled test with the paper's correction, $N = 2\cdot10^4$; Tukey depth), then by the exact verdict:
+# sampling accepts all three; the Tukey depth refuses all three (too many subsets); the exact verdict proves
+# two of them not injective (a verified colliding pair) and certifies the third.
 
 # %%
 exact_rows = []
@@ -258,7 +258,7 @@ for m_, n_ in [(49, 7), (40, 8), (63, 7)]:
         tukey = f"depth {rf.zero_bias_injective(Fg).depth}"
     except rf.TooExpensiveError:
         tukey = "refused (too expensive)"
-    xv = rf.exact_verdict(rf.ReLULayer(Fg, 0.0), rf.Ball(n_), time_limit=60)
+    xv = rf.check(rf.ReLULayer(Fg, 0.0), rf.Ball(n_), method="exact", time_limit=60)
     exact_rows.append((m_, n_, bool(np.all(sampled.admits(0.0))), tukey, xv))
     print(f"m = {m_}, n = {n_} (q = {m_ / n_:.1f}): sampled test accepts: {bool(np.all(sampled.admits(0.0)))}; "
           f"Tukey depth: {tukey}; exact: {xv.status} by {xv.method}, fewest active in [{xv.lower_bound}, {xv.upper_bound}], "
@@ -273,7 +273,7 @@ for m_, n_, _, _, xv in exact_rows:
     if xv.status == "not injective":  # a verified pair: sampling over-accepted this layer
         assert xv.upper_bound < n_ and not np.allclose(*xv.pair) and np.allclose(L_(xv.pair[0]), L_(xv.pair[1]))
     else:  # a certificate: more than h vectors are active at every point
-        assert xv.lower_bound > xv.h
+        assert xv.lower_bound > xv.details["exact"]["h"] and xv.certificate is not None
 
 # %% [markdown]
 # ## 5. The bias variance
@@ -309,8 +309,8 @@ assert passing[1] < passing[0] and passing[2] <= passing[1] and passing[2] <= 0.
 # - From $n = 5$ on, sampling over-accepts: frames between the proven bounds pass the sampled test but are
 #   certified not injective. At $n = 30$ the sampled transition sits near $3.4\,n$, and every frame it
 #   accepts there is provably not injective.
-# - Where the Tukey depth is too expensive ($n \ge 7$), the exact verdict (`rf.exact_verdict`) often decides:
-#   it proved over-accepted layers not injective and certified an injective one.
+# - Where the Tukey depth is too expensive ($n \ge 7$), the exact verdict (`rf.check(..., method="exact")`)
+#   often decides: it proved over-accepted layers not injective and certified an injective one.
 # - A random non-zero bias changes the picture: with variance $0.1$ far fewer layers pass the (sufficient)
 #   sampled test and the boundary blurs; with variance $1$ none pass.
 
@@ -369,7 +369,7 @@ ex.nb08.check_8_2(answer_8_2)
 # For a seed $s$, `ex.nb08.frame_8_3(s)` is a Gaussian frame of 25 vectors in $\mathbb{R}^5$ ($q = 5$), and
 # `ex.nb08.sampled_test_8_3(s)` runs the experiment's sampled test on its zero-bias layer ($2\cdot10^4$ samples, the
 # paper's correction; `True` = "injective"). Find a seed $0 \le s < 100$ for which the sampled test says "injective"
-# but the layer is **not** injective, and prove the latter with `rf.exact_verdict` (a colliding pair in the ball).
+# but the layer is **not** injective, and prove the latter with `rf.check` (a colliding pair in the ball).
 # Set `answer_8_3 = s`.
 
 # %% tags=["answer"]
@@ -379,7 +379,7 @@ answer_8_3 = None
 for s83 in range(100):
     if ex.nb08.sampled_test_8_3(s83) and not rf.zero_bias_injective(ex.nb08.frame_8_3(s83)).injective:
         break
-v83 = rf.exact_verdict(rf.ReLULayer(ex.nb08.frame_8_3(s83), 0.0), rf.Ball(5))
+v83 = rf.check(rf.ReLULayer(ex.nb08.frame_8_3(s83), 0.0), rf.Ball(5), method="exact")
 print(f"seed {s83}: sampled test accepts; exact verdict: {v83.text}")
 answer_8_3 = s83
 ex.solution("8.3")

@@ -384,7 +384,7 @@ fig
 #    every active $B_{I_x}$), and take $\mathbb{B}^+_R$ as the domain of layer 2;
 # 3. choose layer 2 (a frame $\Psi$ of $\mathbb{R}^m$ and a bias $\beta$) that is injective on
 #    $\mathbb{B}^+_R$, e.g. $\beta$ = the polytope bias on the positive ball
-#    (Prop. pbeall (iv), [07_polytope_bias](07_polytope_bias.ipynb)), and confirm it with `rf.decide`;
+#    (Prop. pbeall (iv), [07_polytope_bias](07_polytope_bias.ipynb)), and confirm it with `rf.check`;
 # 4. then the network is injective on $K$, and its inverse is the inverse of layer 2 followed by the
 #    inverse of layer 1.
 #
@@ -406,14 +406,14 @@ assert K2.contains(Y2).all()
 # Step 3: layer 2 is $\Psi$ = 21 random unit vectors in $\mathbb{R}^7$ (redundancy 3; omnidirectional,
 # so the polytope bias exists) with $\beta$ = the polytope bias on $\mathbb{B}^+_R$. Elements that lie in
 # no facet whose cone meets $\mathbb{R}^7_+$ are *free* (any bias works for them); we give them bias 0.
-# `rf.decide` proves injectivity on the positive ball ($\beta \le$ polytope bias on a convex domain).
+# `rf.check` proves injectivity on the positive ball ($\beta \le$ polytope bias on a convex domain).
 
 # %%
 Psi = rf.zoo.random_sphere(3 * F.m, F.m, seed=SEED + 21)
 assert rf.is_omnidirectional(Psi)
 est2 = rf.polytope_bias(Psi, K2)
 L2 = rf.ReLULayer(Psi, est2.finite(fill=0.0))
-verdict = rf.decide(L2, K2)
+verdict = rf.check(L2, K2)
 print(f"layer 2: {Psi.m} vectors in R^{Psi.n}, {int(np.isinf(est2.values).sum())} free elements;")
 print(verdict.text)
 assert verdict.status == "injective" and verdict.method == "polytope bias"
@@ -455,7 +455,7 @@ print(f"inputs x = {np.round(x_a, 4)} and x' = {np.round(x_b, 4)}: same network 
 assert not chk_bad.rectifying and chk_bad.n_failed > N // 2
 assert col.found and B1.contains(np.array([x_a, x_b])).all() and np.linalg.norm(x_a - x_b) > 0.1
 np.testing.assert_allclose(L2_bad(L(x_a)), L2_bad(L(x_b)), atol=1e-12)
-assert rf.decide(L2_bad, K2).status == "not injective"
+assert rf.check(L2_bad, K2).status == "not injective"
 try:
     rf.reconstruct(L2_bad, L2_bad(L(X2)))
     raise AssertionError("expected a refusal")
@@ -535,7 +535,7 @@ ex.nb10.check_10_1(answer_10_1)
 #
 # Layer 1 is `L1 = ex.nb10.layer1_10_2()` (5 unit vectors in $\mathbb{R}^2$, injective on the disc). Its image lies
 # in the box $[0, u] \subset \mathbb{R}^5$ with $u_i = \max_{\lVert x\rVert\le1}(\langle x,\phi_i\rangle - \alpha_i)_+ = \lVert\phi_i\rVert - \alpha_i$
-# — a polyhedral domain, on which `rf.exact_verdict` decides exactly (`rf.Box(lo, hi)`). Layer 2 has the frame
+# — a polyhedral domain, on which `rf.check` decides exactly (`rf.Box(lo, hi)`). Layer 2 has the frame
 # `ex.nb10.frame2_10_2()` (15 unit vectors in $\mathbb{R}^5$) and one constant bias $\beta$ for all elements.
 # Find the largest $\beta$, to within $0.01$, for which layer 2 is injective on the box; the network is then
 # injective on the disc. Set `answer_10_2` to a $\beta$ that is injective while $\beta + 0.01$ is not.
@@ -550,7 +550,7 @@ assert np.all(box102.contains(L1_102(rf.Ball(2).sample(5000, seed=0))))  # the i
 
 
 def injective_102(beta):
-    return rf.exact_verdict(rf.ReLULayer(Psi102, beta), box102).status == "injective"
+    return rf.check(rf.ReLULayer(Psi102, beta), box102).status == "injective"
 
 
 lo, hi = -3.0, 3.0

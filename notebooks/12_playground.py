@@ -73,8 +73,9 @@ assert explorer2d.verdict.status == "injective"
 for offset, expected in [(-0.55, "injective"), (-0.45, "not injective")]:
     explorer2d.offset.value = offset
     assert explorer2d.verdict.status == expected, (offset, explorer2d.verdict_text)
-collision = explorer2d.verdict.collision
-np.testing.assert_allclose(explorer2d.layer(collision.x), explorer2d.layer(collision.y), atol=1e-12)
+x_pair, y_pair = explorer2d.verdict.pair  # two points of the ball, verified to share their output
+assert not np.allclose(x_pair, y_pair)
+np.testing.assert_allclose(explorer2d.layer(x_pair), explorer2d.layer(y_pair), atol=1e-12)
 c = rf.polytope_bias(rf.zoo.mercedes_benz(), rf.Ball(2)).values  # a guarantee, and here the maximal bias
 np.testing.assert_allclose(c, -0.5, atol=1e-12)
 explorer2d.domain_kind.value = "sphere"

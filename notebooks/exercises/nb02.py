@@ -2,7 +2,7 @@
 
 2.1 two points of the unit ball with the same output (a colliding pair);
 2.2 the smallest donut on which a layer with positive biases is rectifying;
-2.3 three layers, three verdicts (``rf.decide``).
+2.3 three layers, three verdicts (``rf.check``).
 
 The planar geometry used by the checkers is exact: a point ``p`` lies in the closure of the
 set of non-rectifying points iff one of the open cells of the line arrangement
@@ -177,7 +177,10 @@ def check_2_3(answer):
             return False, f"give {len(cases)} verdicts (True = injective), one per layer a, b, c; got {len(got)}"
         wrong = []
         for (name, (layer, K)), said in zip(cases.items(), got):
-            v = rf.exact_verdict(layer, K)
+            v = rf.check(layer, K)
+            if not v.decided:
+                wrong.append(f"layer {name}: the kit could not decide it ({v.text})")
+                continue
             truth = v.status == "injective"
             if said == truth:
                 continue
@@ -186,7 +189,7 @@ def check_2_3(answer):
                 wrong.append(f"layer {name} is not injective on {K.describe()}: x = {_vec(x)} and y = {_vec(y)} "
                              f"(|x - y| = {np.linalg.norm(x - y):.2g}) have the same output")  # fmt: skip
             else:
-                wrong.append(f"layer {name} is injective on {K.describe()}: the exact verdict proves it ({v.method})")
+                wrong.append(f"layer {name} is injective on {K.describe()}: rf.check proves it ({v.method})")
         if wrong:
             return False, "; ".join(wrong)
         return True, "a: injective (the triangle's maximal bias), b: not injective, c: injective (a ± basis)"

@@ -111,14 +111,14 @@ def check_3_3(answer):
         if np.any(a < lemma - 1e-9):
             return False, (f"entry {int(np.argmin(a))} is {a.min():.4g}: lower than needed, the lemma already "
                            f"guarantees alpha - eps M = -1/2 - {EPS_3_3} * 1 = {lemma}")  # fmt: skip
-        v = rf.exact_verdict(rf.ReLULayer(F, a), rf.Ball(2))
+        v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
         if v.status == "not injective":
             x, y = v.pair
             return False, (f"your bias is too large: the perturbed layer is not injective on the ball, x = {_vec(x)} "
                            f"and y = {_vec(y)} (|x - y| = {np.linalg.norm(x - y):.2g}) have the same output")  # fmt: skip
         if v.status != "injective":
             return False, f"could not decide this bias ({v.text})"
-        return True, (f"rectifying on the ball with {_vec(a)} (exact verdict: {v.method}); the unperturbed "
+        return True, (f"rectifying on the ball with {_vec(a)} (rf.check: {v.method}); the unperturbed "
                       "bias -1/2 is not enough for this frame")  # fmt: skip
 
     return report("3.3", answer, verify)

@@ -64,7 +64,7 @@ def check_4_1(answer):
                            f"active elements {_set(active)} (from 0) do not span")  # fmt: skip
         if r < r_star - 1e-3:
             t = (r + r_star) / 2
-            assert rf.exact_verdict(L, rf.Ball(2, t)).status == "injective"
+            assert rf.check(L, rf.Ball(2, t)).status == "injective"
             return False, f"the layer is still rectifying (and injective) on the larger ball of radius {t:.4f}"
         return True, (f"r* = {r_star:.4f}: the nearest non-rectifying points are next to {_vec(p)}; the layer is "
                       "rectifying on B_r* and on no larger ball")  # fmt: skip
@@ -128,7 +128,7 @@ def check_4_3(answer):
                            "n = 2, so the layer is not rectifying at the origin")  # fmt: skip
         if len(nonpos) > 2:
             return False, f"{len(nonpos)} entries are <= 0; the exercise asks for exactly n = 2"
-        v = rf.exact_verdict(rf.ReLULayer(F, a), rf.Ball(2))
+        v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
         if v.status == "not injective":
             x, y = v.pair
             active = np.flatnonzero(rf.ReLULayer(F, a).active_set(x))
@@ -137,6 +137,6 @@ def check_4_3(answer):
         if v.status != "injective":
             return False, f"could not decide this bias ({v.text})"
         return True, (f"rectifying on the ball with only the elements {_set(nonpos)} at alpha <= 0 "
-                      f"(exact verdict: {v.method})")  # fmt: skip
+                      f"(rf.check: {v.method})")  # fmt: skip
 
     return report("4.3", answer, verify)

@@ -63,7 +63,7 @@ def check_5_1(answer):
                            f"(coefficients {_vec(F.vectors @ x)}), so the layer is not injective there")  # fmt: skip
         if r < a_c - 1e-3:
             t = (r + a_c) / 2
-            assert rf.exact_verdict(rf.ReLULayer(F, t), rf.Ball(2)).status == "injective"
+            assert rf.check(rf.ReLULayer(F, t), rf.Ball(2)).status == "injective"
             return False, f"the layer is still rectifying for the larger constant bias {t:.5f}"
         return True, f"alpha_c = {a_c:.5f}, attained at x = {_vec(x)}, where the second largest coefficient is alpha_c"
 

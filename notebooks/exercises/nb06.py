@@ -40,7 +40,7 @@ def check_6_1(answer):
         a = np.asarray(ans, dtype=float)
         if a.shape != (F.m,):
             return False, f"give {F.m} entries, one per frame vector; got shape {a.shape}"
-        v = rf.exact_verdict(rf.ReLULayer(F, a), rf.Ball(2))
+        v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
         if v.status == "not injective":
             x, y = v.pair
             return False, (f"your bias is too large: the layer is not injective at x = {_vec(x)} (y = {_vec(y)} has "
@@ -53,7 +53,7 @@ def check_6_1(answer):
             i = int(low[0])
             return False, (f"rectifying, but too conservative: entry {i} is {a[i]:.4f}, more than {TOLERANCE_6_1} "
                            f"below the sampled estimate {ref[i]:.4f}; a finer covering bound or more samples help")  # fmt: skip
-        return True, f"proven rectifying on the ball (exact verdict: {v.method}), within {TOLERANCE_6_1} of sampling"
+        return True, f"proven rectifying on the ball (rf.check: {v.method}), within {TOLERANCE_6_1} of sampling"
 
     return report("6.1", answer, verify)
 

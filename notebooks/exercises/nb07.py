@@ -91,7 +91,7 @@ def check_7_1(answer: Any) -> Feedback:
 
 
 def _exact(frame: rf.Frame, bias: np.ndarray, K) -> Any:
-    return rf.exact_verdict(rf.ReLULayer(frame, bias), K, time_limit=60)
+    return rf.check(rf.ReLULayer(frame, bias), K, method="exact", time_limit=60)
 
 
 def check_7_2(answer: Any) -> Feedback:
@@ -111,9 +111,12 @@ def check_7_2(answer: Any) -> Feedback:
                 f"d = {d:g} is injective, but so is d + {STEP_7_2:g} (exact verdict: {above.method}); "
                 f"you can raise the bias further"
             )
+        if above.status != "not injective":
+            return False, f"injective at d = {d:g}, but d + {STEP_7_2:g} could not be decided ({above.text})"
         return True, (
-            f"injective at d = {d:g} (lower bound {at.lower_bound} > h = {at.h} active vectors), not injective "
-            f"at d + {STEP_7_2:g} (verified colliding pair): the polytope bias was {d:.3f} short of the limit"
+            f"injective at d = {d:g} (at least {at.lower_bound} > h = {at.details['exact']['h']} vectors active "
+            f"everywhere), not injective at d + {STEP_7_2:g} (verified colliding pair): the polytope bias was "
+            f"{d:.3f} short of the limit"
         )
 
     return report("7.2", answer, verify)

@@ -114,14 +114,15 @@ def check_8_3(answer: Any) -> Feedback:
                 f"the sampled test rejects the layer of seed {seed} (some entry's estimate is below 0), so it "
                 f"does not over-accept it; try another seed"
             )
-        v = rf.exact_verdict(rf.ReLULayer(frame_8_3(seed), 0.0), rf.Ball(5), time_limit=60)
+        v = rf.check(rf.ReLULayer(frame_8_3(seed), 0.0), rf.Ball(5), method="exact", time_limit=60)
         if v.status == "injective":
             return False, f"the layer of seed {seed} is injective (exact verdict, {v.method}): the sampled test was right"
         if v.status != "not injective":
             return False, f"the exact verdict could not decide seed {seed} in time; try another seed"
         return True, (
-            f"seed {seed}: the sampled test accepts, but at x = {np.round(v.witness, 3)} only {v.n_active} of 25 "
-            f"vectors are active (rank {v.rank} < 5), and two inputs of the ball collide"
+            f"seed {seed}: the sampled test accepts, but at x = {np.round(v.pair[0], 3)} only "
+            f"{v.details['exact']['n_active']} of 25 vectors are active (rank {v.details['exact']['rank']} < 5), "
+            f"and two inputs of the ball collide"
         )
 
     return report("8.3", answer, verify)

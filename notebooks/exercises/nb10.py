@@ -87,13 +87,15 @@ def check_10_2(answer: Any) -> Feedback:
     def verify(ans):
         b = float(ans)
         Psi, box = frame2_10_2(), box_10_2()
-        at = rf.exact_verdict(rf.ReLULayer(Psi, b), box, time_limit=60)
+        at = rf.check(rf.ReLULayer(Psi, b), box, method="exact", time_limit=60)
         if at.status != "injective":
             more = f": x = {np.round(at.pair[0], 3)} and y = {np.round(at.pair[1], 3)} in the box collide" if at.pair else ""
             return False, f"with bias {b:g} layer 2 is {at.status} on the box{more}; the bias is too large"
-        above = rf.exact_verdict(rf.ReLULayer(Psi, b + STEP_10_2), box, time_limit=60)
+        above = rf.check(rf.ReLULayer(Psi, b + STEP_10_2), box, method="exact", time_limit=60)
         if above.status == "injective":
             return False, f"bias {b:g} is injective on the box, but so is {b + STEP_10_2:g}: you can raise it further"
+        if above.status != "not injective":
+            return False, f"bias {b:g} is injective on the box, but {b + STEP_10_2:g} could not be decided ({above.text})"
         X = layer1_10_2()(rf.Ball(2).sample(2000, seed=0))
         assert np.all(box.contains(X))
         return True, (

@@ -54,7 +54,7 @@ def _units(idx: Any) -> str:
 
 
 def check_13_1(answer: Any, *, layer: rf.ReLULayer, domain: Any, model: Any, test: tuple) -> Feedback:
-    """Exercise 13.1: a bias, only lowered, injective on ``domain`` (exact verdict), accuracy within COST_13_1."""
+    """Exercise 13.1: a bias, only lowered, injective on ``domain`` (rf.check proves it), accuracy within COST_13_1."""
 
     def verify(ans):
         alpha = _vector(ans, layer.m, "your bias")
@@ -64,9 +64,9 @@ def check_13_1(answer: Any, *, layer: rf.ReLULayer, domain: Any, model: Any, tes
                 f"you raised the bias of {_units(raised)}: raising a bias only switches units off and never helps "
                 f"injectivity; lower entries of layer.alpha instead"
             )
-        v = rf.exact_verdict(layer.with_bias(alpha), domain, time_limit=120)
+        v = rf.check(layer.with_bias(alpha), domain, time_limit=120)
         if v.status == "undetermined":
-            return False, f"the exact verdict could not decide in its time limit ({v.text}); try a slightly lower bias"
+            return False, f"rf.check could not decide it ({v.text}); try a slightly lower bias"
         if v.status == "not injective":
             x = np.asarray(v.pair[0])
             pre = layer.frame.vectors @ x - alpha
@@ -86,12 +86,12 @@ def check_13_1(answer: Any, *, layer: rf.ReLULayer, domain: Any, model: Any, tes
         acc, acc0 = m.score(*test), model.score(*test)
         if acc < acc0 - COST_13_1:
             return False, (
-                f"injective on {domain.describe()} (exact verdict), but the held-out accuracy fell from {acc0:.3f} to "
+                f"injective on {domain.describe()} (rf.check: {v.method}), but the held-out accuracy fell from {acc0:.3f} to "
                 f"{acc:.3f}: you lowered more than needed (by {np.round(layer.alpha - alpha, 2)}). Lower every unit "
-                f"a little rather than a few a lot; the exact verdict tells you how little is enough"
+                f"a little rather than a few a lot; rf.check(..., method=\"exact\") tells you how little is enough"
             )
         return True, (
-            f"injective on {domain.describe()} (exact verdict, method {v.method}), held-out accuracy {acc:.3f} "
+            f"injective on {domain.describe()} (rf.check, method {v.method}), held-out accuracy {acc:.3f} "
             f"(cost {acc0 - acc:+.3f})"
         )
 
@@ -169,8 +169,8 @@ def check_13_3(answer: Any, *, layer: rf.ReLULayer, images: np.ndarray) -> Feedb
         if rank == layer.n:
             return False, (
                 f"at your image {int(active.sum())} units are active and their rows span R^{layer.n}: the layer is "
-                f"invertible there. Look for an image near the digit with fewer active units: rf.exact_verdict on the "
-                f"box of images within 2 grey levels returns one as its .witness"
+                f"invertible there. Look for an image near the digit with fewer active units: rf.check(layer, box, "
+                f"method=\"exact\") on the box of images within 2 grey levels returns one as .pair[0]"
             )
         return True, (
             f"at your image only {int(active.sum())} units are active, rank {rank} < {layer.n}: a direction of the image "
