@@ -7,8 +7,9 @@ base        :class:`Domain` (what every domain knows about itself and the geomet
 radial      the paper's domains, defined by the norm: :class:`Ball`, :class:`Sphere`,
             :class:`Shell` (the donut), :class:`PositiveBall`, :class:`RealSpace`,
             :class:`Exterior`
-polyhedral  :class:`Box` (e.g. pixel ranges), :class:`Polytope` ``{x : A x <= b}``,
-            :class:`Hull` (the convex hull of a data set)
+polyhedral  :class:`Box` (e.g. pixel ranges, in ``box``), :class:`Polytope` ``{x : A x <= b}``
+            (``polytope``), :class:`Hull` (the convex hull of a data set, ``hull``); ``_polyhedral``
+            holds their shared helpers
 samples     :class:`Samples`, a finite data set; :func:`as_domain`
 spec        :func:`parse_domain` (= :meth:`Domain.from_spec`): one spelling (``ball:1``, ``box:0,1``, ...) for the CLI,
             the explorers and the IPython extension

@@ -1,0 +1,356 @@
+r"""The convex hull of a data set: a polyhedral domain (lifted description, no facets needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._io import read_array
+from .._lp import linprog_quiet
+from .._pairs import pow2_scale
+from .._rational import in_simplex
+from .._validation import as_count, as_rng, to_float_array
+from ..errors import InputError
+from ._polyhedral import CHUNK_ENTRIES, Frozen, U, chunks, file_arg, readonly, set_attrs
+from .base import Coordinates, Domain, LinearDescription, robust_norms
+
+__all__ = ["Hull"]
+
+
+#: the hull's facets (scipy ConvexHull) are used for membership up to this dimension
+_HULL_FACETS_MAX_DIM = 6
+
+
+class Hull(Frozen, Domain, spec="hull", args="FILE"):
+    r"""The convex hull ``conv(X)`` of the rows of ``X`` (a data set's convex hull).
+
+    Parameters
+    ----------
+    X : array_like, shape (N, n)
+        The points (rows). Duplicates are fine.
+    source : str, optional
+        The file the points came from; it gives the spelling ``hull:FILE``.
+
+    Notes
+    -----
+    The description is lifted: ``x = X^T lambda`` with ``lambda`` in the simplex, so no
+    facet enumeration is needed. ``contains`` uses the hull's facets (qhull) when
+    ``n <= 6`` and the hull is full-dimensional, otherwise one LP per point (after a
+    bounding-box filter). ``sample`` draws random convex combinations of ``n + 1`` random
+    points with Dirichlet(1) weights: seeded, *not* uniform on the hull. ``radius`` is the
+    largest row norm (exact); ``inner_radius`` is a valid lower bound of the distance from
+    the origin (a separating hyperplane through an approximate nearest point), exact up to
+    rounding when the approximation is good. ``affine_dimension`` is the dimension of the
+    data's affine hull; when it is below ``n`` the hull has empty interior.
+
+    Examples
+    --------
+    >>> K = Hull([[0, 0], [1, 0], [0, 1]])
+    >>> bool(K.contains([0.2, 0.2])), bool(K.contains([1.0, 1.0]))
+    (True, False)
+    """
+
+    __slots__ = ("n", "points", "source", "affine_dimension", "_facets", "_inner")
+    polyhedral = True
+    open_or_convex = True
+
+    def __init__(self, X: Any, *, source: str | None = None) -> None:
+        arr = to_float_array(X, "X")
+        if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
+            raise InputError(f"X must be a non-empty 2-D array of points (rows); got shape {arr.shape}.")
+        pts = readonly(arr)
+        if pts.shape[0] > 1:
+            p = float(pow2_scale(pts))
+            c = (pts - pts.mean(axis=0)) * p
+            s = np.linalg.svd(c, compute_uv=False)
+            scale = max(float(np.max(np.abs(pts))) * p, 1e-300)
+            d = int(np.sum(s > 1e-10 * max(s[0], scale)))
+        else:
+            d = 0
+        set_attrs(self, n=int(pts.shape[1]), points=pts, source=None if source is None else str(source))
+        set_attrs(self, affine_dimension=d, _facets=None, _inner=None)
+
+    @classmethod
+    def _parse(cls, arg, n, name):
+        X = read_array(file_arg(arg, "hull", name), f"{name} hull", keys=("X", "samples", "points", "data"))
+        if X.ndim != 2:
+            raise InputError(f"{name} hull file {arg!r} must hold points as rows (a 2-D array); got shape {X.shape}.")
+        if X.shape[1] != n:
+            raise InputError(f"{name} hull file {arg!r} must have {n} columns (the layer's input dimension); got {X.shape[1]}.")
+        return cls(X, source=arg)
+
+    # -- identity
+    def __repr__(self) -> str:
+        return f"Hull(N={self.points.shape[0]}, n={self.n})"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, Hull) and np.array_equal(self.points, other.points)
+
+    def __hash__(self) -> int:
+        return hash(("Hull", self.points.tobytes()))
+
+    def describe(self) -> str:
+        extra = "" if self.full_dimensional else f", affine dimension {self.affine_dimension}"
+        return f"the convex hull of {self.points.shape[0]} points in R^{self.n}{extra}"
+
+    @property
+    def spec(self) -> str:
+        if self.source is None:
+            raise InputError("this hull was not read from a file, so it has no command-line spelling hull:FILE.")
+        return f"hull:{self.source}"
+
+    # -- geometry
+    @property
+    def full_dimensional(self) -> bool:
+        """True when the points' affine hull is all of R^n (non-empty interior)."""
+        return self.affine_dimension == self.n
+
+    @property
+    def nonnegative(self) -> bool:  # type: ignore[override]
+        return bool(np.all(self.points >= 0))
+
+    @property
+    def radius(self) -> float:
+        """The largest row norm (exact up to rounding: a convex function peaks at a vertex)."""
+        return float(np.max(robust_norms(self.points)))
+
+    @property
+    def inner_radius(self) -> float:
+        """A valid lower bound of ``min ||x||`` over the hull (see Notes)."""
+        if self._inner is None:
+            set_attrs(self, _inner=self._distance_lower_bound())
+        return self._inner
+
+    def _distance_lower_bound(self) -> float:
+        from scipy.optimize import nnls
+
+        p = float(pow2_scale(self.points))
+        X = self.points * p
+        N = X.shape[0]
+        w = 1e3 * max(1.0, float(np.max(np.linalg.norm(X, axis=1))))
+        E = np.vstack([X.T, np.full((1, N), w)])
+        f = np.zeros(self.n + 1)
+        f[-1] = w
+        try:
+            lam, _ = nnls(E, f, maxiter=50 * (N + self.n + 10))
+        except RuntimeError:  # pragma: no cover
+            return 0.0
+        if lam.sum() <= 0:
+            return 0.0
+        q = X.T @ (lam / lam.sum())
+        norm = float(np.linalg.norm(q))
+        if norm <= 1e-12 * float(np.max(np.linalg.norm(X, axis=1))):
+            return 0.0
+        return max(0.0, float(np.min(X @ (q / norm)))) / p
+
+    def scaled(self, c):
+        c = self._check_scale(c)
+        return Hull(self.points * c)
+
+    def bounding_box(self) -> tuple[np.ndarray, np.ndarray]:
+        """Coordinate-wise min and max of the points."""
+        return self.points.min(axis=0), self.points.max(axis=0)
+
+    def interior_point(self) -> np.ndarray:
+        """The centroid of the points (in the relative interior of the hull)."""
+        return self.points.mean(axis=0)
+
+    def linear_description(self) -> LinearDescription:
+        """Variables ``(x, lambda)``: ``x - X^T lambda = 0``, ``sum lambda = 1``, ``lambda >= 0``."""
+        X = self.points
+        N, n = X.shape
+        A_eq = np.zeros((n + 1, n + N))
+        A_eq[:n, :n] = np.eye(n)
+        A_eq[:n, n:] = -X.T
+        A_eq[n, n:] = 1.0
+        b_eq = np.zeros(n + 1)
+        b_eq[n] = 1.0
+        lo, hi = self.bounding_box()
+        return LinearDescription(
+            n, N, np.zeros((0, n + N)), np.zeros(0), A_eq, b_eq, np.r_[lo, np.zeros(N)], np.r_[hi, np.ones(N)]
+        )
+
+    def outer_polytope(self) -> LinearDescription:
+        """The hull itself, lifted (see :meth:`linear_description`)."""
+        return self.linear_description()
+
+    def in_affine_coordinates(self):
+        """The data's affine hull: ``x = c + U z`` with the centroid ``c`` and an orthonormal basis ``U``."""
+        if self.full_dimensional:
+            return Coordinates(np.zeros(self.n)), self
+        c = self.interior_point()
+        d = self.affine_dimension
+        if d == 0:
+            return Coordinates(c, basis=np.zeros((self.n, 0))), None
+        _, _, vt = np.linalg.svd(self.points - c, full_matrices=False)
+        U = vt[:d].T
+        return Coordinates(c, basis=U), Hull((self.points - c) @ U)
+
+    def support(self, W):
+        """Exact: the extremes of ``<w_i, x>`` are attained at the points (in chunks of points)."""
+        W = np.atleast_2d(np.asarray(W, dtype=float))
+        lo = np.full(W.shape[0], np.inf)
+        hi = np.full(W.shape[0], -np.inf)
+        for sl in chunks(self.points.shape[0], W.shape[0]):
+            G = self.points[sl] @ W.T
+            lo = np.minimum(lo, G.min(axis=0))
+            hi = np.maximum(hi, G.max(axis=0))
+        return lo, hi
+
+    def margin(self, z):
+        eq = self._facet_equations()
+        if eq is None:
+            return None
+        return float(np.min(-(eq[:, :-1] @ np.asarray(z, dtype=float) + eq[:, -1])))
+
+    def ray_interval(self, u):
+        """Two LPs: the smallest and largest ``t`` with ``t u = X^T lambda`` in the simplex."""
+        u = np.asarray(u, dtype=float)
+        p = float(pow2_scale(self.points))
+        X = self.points * p  # t u = X^T lambda  <=>  (p t) u = (p X)^T lambda
+        N, n = X.shape
+        A_eq = np.zeros((n + 1, N + 1))
+        A_eq[:n, :N] = X.T
+        A_eq[:n, N] = -u
+        A_eq[n, :N] = 1.0
+        b_eq = np.r_[np.zeros(n), 1.0]
+        bounds = [(0, None)] * N + [(0, None)]
+        ts = []
+        for sign in (1.0, -1.0):
+            c = np.zeros(N + 1)
+            c[N] = sign
+            res = linprog_quiet(c, A_eq=A_eq, b_eq=b_eq, bounds=bounds)
+            if res.status != 0:
+                return None
+            ts.append(float(res.x[N]) / p)
+        return (ts[0], ts[1]) if ts[1] > 0 else None
+
+    def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
+        """``N`` random convex combinations of ``n + 1`` random points (seeded, not uniform).
+
+        The ``n + 1`` points of each combination are distinct: for small data sets the smallest
+        ``n + 1`` of one random key per point (in chunks of bounded memory), for large ones ``n + 1``
+        random indices, redrawn where two coincide (time and memory ``O(N n)``).
+        """
+        N = as_count(N, "N", minimum=0)
+        rng = as_rng(seed)
+        X = self.points
+        M = X.shape[0]
+        k = min(M, self.n + 1)
+        if k < M and N * M > CHUNK_ENTRIES:
+            # many points: k distinct indices per sample by redrawing the rare rows with a repeat (O(N k))
+            idx = rng.integers(0, M, (N, k))
+            for _ in range(64):
+                srt = np.sort(idx, axis=1)
+                again = np.flatnonzero(np.any(srt[:, 1:] == srt[:, :-1], axis=1))
+                if again.size == 0:
+                    break
+                idx[again] = rng.integers(0, M, (again.size, k))
+        elif k < M:
+            idx = np.empty((N, k), dtype=np.intp)
+            for sl in chunks(N, M):
+                keys = rng.random((sl.stop - sl.start, M))
+                part = np.argpartition(keys, k - 1, axis=1)[:, :k] if k < M else np.arange(M)
+                order = np.argsort(np.take_along_axis(keys, part, axis=1), axis=1)
+                idx[sl] = np.take_along_axis(part, order, axis=1)
+        else:
+            idx = np.tile(np.arange(k), (N, 1))
+        w = rng.dirichlet(np.ones(k), size=N)
+        return np.einsum("ik,ikj->ij", w, X[idx])
+
+    def _facet_equations(self) -> np.ndarray | None:
+        if self._facets is None:
+            eq = np.zeros((0, self.n + 1))
+            if self.full_dimensional and 2 <= self.n <= _HULL_FACETS_MAX_DIM and self.points.shape[0] > self.n:
+                try:
+                    from scipy.spatial import ConvexHull
+
+                    eq = ConvexHull(self.points).equations
+                except Exception:  # qhull trouble: use LPs
+                    eq = np.zeros((0, self.n + 1))
+            set_attrs(self, _facets=eq)
+        return self._facets if self._facets.shape[0] else None
+
+    def _contains(self, X, tol):
+        lo, hi = self.bounding_box()
+        slack = tol * self.radius
+        out = np.all((X >= lo - slack) & (X <= hi + slack), axis=1)
+        if self.n == 1:
+            return out
+        eq = self._facet_equations()
+        if eq is not None:
+            return out & np.all(X @ eq[:, :-1].T + eq[:, -1] <= slack, axis=1)
+        for i in np.flatnonzero(out):
+            out[i] = self._lp_distance(X[i]) <= slack
+        return out
+
+    def _lp_distance(self, y: np.ndarray) -> float:
+        """``min ||X^T lambda - y||_1`` over the simplex (one LP, on numbers rescaled exactly to about 1)."""
+        p = float(pow2_scale(self.points))
+        X, y = self.points * p, np.asarray(y, dtype=float) * p
+        N, n = X.shape
+        # variables (lambda (N), s (n)): min sum s, -s <= X^T lambda - y <= s
+        c = np.r_[np.zeros(N), np.ones(n)]
+        A_ub = np.block([[X.T, -np.eye(n)], [-X.T, -np.eye(n)]])
+        b_ub = np.r_[y, -y]
+        A_eq = np.r_[np.ones(N), np.zeros(n)][None, :]
+        res = linprog_quiet(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=[(0, None)] * (N + n))
+        return float(res.fun) / p if res.status == 0 else float("inf")
+
+    def _contains_certified(self, X):
+        """Exact: barycentric coordinates in a simplex of data points, solved in rational arithmetic.
+
+        An LP finds convex weights; ``d + 1`` affinely independent points carrying them form a
+        simplex, and the point's barycentric coordinates with respect to it are computed without
+        rounding (:mod:`relu_frames_nb._rational`). All ``>= 0`` proves membership. A hull of lower
+        affine dimension is handled in its own coordinates (the projection onto its affine hull is
+        rounded once: the one step that is not exact), and dimensions above ``_CERTIFY_MAX_DIM`` are
+        not certified (False).
+        """
+        out = np.zeros(X.shape[0], dtype=bool)
+        if not self.full_dimensional:
+            coords, Kr = self.in_affine_coordinates()
+            if Kr is None:
+                return np.all(X == self.points[0], axis=1)
+            Z = (X - coords.c) @ coords.basis
+            back = coords.point(Z)
+            near = robust_norms(back - X) <= 64 * (self.n + 2) * U * np.maximum(robust_norms(X), self.radius)
+            return near & Kr._contains_certified(Z)
+        if self.n > _CERTIFY_MAX_DIM:
+            return out
+        lo, hi = self.bounding_box()
+        inside = np.all((X >= lo) & (X <= hi), axis=1)
+        for i in np.flatnonzero(inside):
+            out[i] = self._certify_one(X[i])
+        return out
+
+    def _certify_one(self, y: np.ndarray) -> bool:
+        if self.n == 1:
+            return bool(self.points.min() <= y[0] <= self.points.max())
+        p = float(pow2_scale(np.vstack([self.points, y[None, :]])))  # exact rescaling: the LP sees numbers near 1
+        X, y = self.points * p, y * p
+        N, n = X.shape
+        A_eq = np.vstack([X.T, np.ones((1, N))])
+        res = linprog_quiet(np.zeros(N), A_eq=A_eq, b_eq=np.r_[y, 1.0], bounds=[(0, None)] * N)
+        if res.status != 0:
+            return False
+        lam = np.asarray(res.x)
+        order = np.argsort(-lam)
+        chosen: list[int] = []
+        for j in order:  # the heaviest points first, kept while affinely independent
+            if len(chosen) == n + 1:
+                break
+            trial = chosen + [int(j)]
+            if len(trial) > 1:
+                D = X[trial[1:]] - X[trial[0]]
+                if np.linalg.matrix_rank(D) < len(trial) - 1:
+                    continue
+            chosen = trial
+        if len(chosen) < n + 1:
+            return False
+        return in_simplex(X[chosen], y)
+
+
+#: hulls in dimension above this are not certified (exact arithmetic grows as d^3 big-integer steps)
+_CERTIFY_MAX_DIM = 120
