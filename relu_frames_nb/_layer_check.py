@@ -323,9 +323,12 @@ def _exact_text(ex: ExactResult, where: str, fast: _Fast | None, pair: tuple | N
 
 def _exact_certificate(ex: ExactResult, where: str) -> Certificate:
     kinds = {"milp": "MILP dual bound", "hyperplanes": "hyperplane LPs", "zero bias": "MILP dual bound (zero bias)",
-             "finite set": "finite set", "single point": "single point"}  # fmt: skip
+             "depth": "half-space depth (branch and bound)", "finite set": "finite set",
+             "single point": "single point"}  # fmt: skip
     statement = ex.text.split("proof: ", 1)[1] if "proof: " in ex.text else ex.text.split(" — ", 1)[-1]
     tolerances = {} if ex.method in ("finite set", "single point") else {"bias_raised_by": EPS}
+    if ex.method == "depth":  # proved for every direction of R^n: the domain is a subset (monotonicity)
+        where = f"R^{ex.domain.n}" if ex.domain.whole_space or "subset" in statement or "direction" in statement else where
     return Certificate(kinds.get(ex.method, ex.method), statement, domain=where, lower_bound=ex.lower_bound,
                        h=ex.h if ex.method not in ("finite set", "single point") else None, h_method=ex.h_method,
                        tolerances=tolerances)  # fmt: skip

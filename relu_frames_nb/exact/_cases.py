@@ -146,7 +146,7 @@ def prepare(W, alpha, K, t0, budget, eps, tol):
     scale = 1.0 if Kr.whole_space else (float(Kr.radius) or 1.0)  # the front door made it about 1
     run = Run(
         W=W, alpha=alpha, K=K, Kr=Kr, coords=coords, Phi=Phi, a=a, center=Kr.interior_point(),
-        budget=budget, eps=eps * scale, tol=tol * scale, scale=scale, notes=notes,
+        budget=budget, eps=eps * scale, tol=tol * scale, scale=scale, notes=notes, rows=(Wr[keep], ar[keep]),
     )  # fmt: skip
     rank = np.linalg.matrix_rank(Phi) if Phi.shape[0] else 0
     if rank < d:

@@ -61,6 +61,8 @@ class Run:
     upper: int | None = None
     pair: tuple | None = None
     pair_info: tuple | None = None
+    #: the rows and biases of Phi, a before the division by the row norms (exact rescalings of the caller's)
+    rows: tuple | None = None
 
     def remaining(self) -> float:
         return self.budget.remaining()

@@ -41,6 +41,7 @@ import numpy as np
 from .._budget import Budget, BudgetExhausted
 from ..domains import Domain
 from ._cases import finite_result, prepare, subproblems, unsupported
+from ._homogeneous import depth_stage
 from ._hyperplanes import HyperplaneInfo, hyperplane_info
 from ._result import ExactResult, make_result, short_vec
 from ._search import hyperplane_method, milp_method, near_zero_bias, sample_search, zero_bias_certificate
@@ -135,6 +136,18 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
     state["subs"] = subs
     # 1. cheap witnesses: samples, then a greedy descent from the best of them
     sample_search(run, subs, h, n_samples, rng)
+    # 2. directions: zero bias, R^n, or R^n as a superset (an exact branch and bound on the half-space depth)
+    if run.pair is None and method == "auto" and info.usable:
+        got = depth_stage(run, info)
+        if got is not None:
+            status, proof = got
+            text = f"injective on {run.K.describe()} — proof: {proof}"
+            if not info.exact:
+                text += "; h assumed (general position, checked)"
+            return make_result(run.K, status, h + 1, run.upper, info, None, time.perf_counter() - t0, run.n_solves,
+                               "depth", run.notes, text)  # fmt: skip
+        if run.pair is not None:
+            return _finish(run, subs, info, "depth", t0, certified=False)
     if run.pair is None and method != "hyperplanes" and near_zero_bias(run) and info.usable:
         if zero_bias_certificate(run, h):
             proof = f"at zero bias every direction keeps more than h = {h} frame vectors active (MILP on the faces"

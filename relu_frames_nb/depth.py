@@ -1,0 +1,343 @@
+r"""Is the origin deep among points? An exact branch and bound for the half-space depth.
+
+The Tukey (half-space) depth of the origin among points :math:`w_1, \dots, w_m` of
+:math:`\mathbb{R}^n` is :math:`d = \min_{x \ne 0} \#\{i : \langle w_i, x\rangle \ge 0\}`. A zero-bias
+ReLU layer with full-spark rows is injective on :math:`\mathbb{R}^n` iff :math:`d \ge n`
+(:mod:`relu_frames_nb.zero_bias`), and a biased layer on :math:`\mathbb{R}^n` is the same question for
+the lifted rows :math:`(w_i, -\alpha_i)` in :math:`\mathbb{R}^{n+1}` with one more point,
+:math:`-e_{n+1}`, that must stay strictly negative (directions with :math:`t > 0`).
+
+:func:`halfspace_depth_at_least` decides :math:`d > k` -- equivalently: **no** set ``T`` of at most
+``k`` points can be removed so that the others lie in an open half-space through 0 (then
+:math:`\langle w_i, x\rangle < 0` for all :math:`i \notin T` at some ``x``, and only ``T`` can be
+active there). By Gordan's theorem the others lie in an open half-space iff the origin is not in
+their convex hull, so ``T`` must hit every *circuit*: every set ``C`` with :math:`0 \in
+\operatorname{conv}(w_C)` (Carathéodory: ``n + 1`` points suffice). The search is the branch and bound
+on such hitting sets of Bremner and Chen ("A branch and cut algorithm for the halfspace depth
+problem", 2007/2009, IIS hitting-set cuts), specialised:
+
+* a node fixes points removed (``T``) and points kept (never removed, e.g. the lifting point); an
+  origin-capturing subset of the points left (found by one non-negative least squares problem) is a
+  circuit, and ``T`` must grow by one of its free points: the node branches on them, each branch
+  keeping the earlier ones (so no removal set is visited twice);
+* the bound: circuits whose free parts are pairwise disjoint each need their own removal; a node
+  whose removals plus this packing exceed ``k`` is closed, and so is a node with a circuit of kept
+  points only;
+* the origin outside the hull of the points left (no circuit) is a removal set: the depth is at
+  most ``|T|``, and a direction ``x`` separating the rest is returned.
+
+Every circuit used to close or branch is **verified** on the points as given (the search itself
+works on unit vectors, which are rounded): the barycentric coordinates of 0 in the simplex of its
+``n + 1`` points are enclosed rigorously in floating point (an approximate inverse and
+Higham's rounding bounds for the residual, a Neumann-series bound for the error), and when that is
+inconclusive they are computed exactly in rational arithmetic (:mod:`relu_frames_nb._rational`). So an
+answer "depth > k" is a proof. The search looks at its deadline between nodes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._lp import linprog_quiet
+from ._rational import barycentric
+from ._validation import as_count, as_matrix, as_nonnegative
+from .errors import InputError
+
+__all__ = ["DepthSearch", "halfspace_depth_at_least", "circuit_certified", "small_circuit_certified"]
+
+_U = 2.0**-53
+#: kept points weigh this much more in the circuit search (circuits with few free points bound better)
+KEPT_WEIGHT = 20.0
+
+
+@dataclass(frozen=True)
+class DepthSearch:
+    r"""Outcome of :func:`halfspace_depth_at_least`.
+
+    Attributes
+    ----------
+    status : str
+        ``"deep"`` (proved: depth > ``k``), ``"shallow"`` (a removal set of at most ``k`` points
+        lets the others into an open half-space) or ``"undetermined"`` (time limit, or a circuit
+        that could not be verified).
+    k : int
+    removal : tuple of int or None
+        The removal set when shallow.
+    direction : ndarray or None
+        When shallow: ``x`` with :math:`\langle w_i, x\rangle < 0` for every point not removed.
+    nodes : int
+        Nodes of the search.
+    circuits : int
+        Circuits verified.
+    seconds : float
+    """
+
+    status: str
+    k: int
+    removal: tuple | None
+    direction: np.ndarray | None
+    nodes: int
+    circuits: int
+    seconds: float
+
+    @property
+    def deep(self) -> bool:
+        """True when depth > k was proved."""
+        return self.status == "deep"
+
+
+def circuit_certified(V: np.ndarray) -> bool:
+    """Whether 0 lies in the convex hull of the ``n + 1`` rows of ``V`` (shape ``(n + 1, n)``), proved.
+
+    The barycentric coordinates ``lam`` solve ``M lam = e`` with ``M = [V^T; 1]``. With ``R`` an
+    approximate inverse, ``|I - R M| <= alpha < 1`` (rounding of the product bounded by Higham's
+    ``gamma``) gives ``||M^-1|| <= ||R|| / (1 - alpha)``, and the residual of ``lam = R e`` bounds the
+    error of every coordinate; all positive beyond that bound proves the claim. When the bound is too
+    wide to decide, the coordinates are computed exactly in rational arithmetic.
+    """
+    V = np.asarray(V, dtype=float)
+    k, n = V.shape
+    if k != n + 1:
+        return False
+    M = np.empty((k, k))
+    M[:n] = V.T
+    M[n] = 1.0
+    try:
+        R = np.linalg.inv(M)
+    except np.linalg.LinAlgError:
+        return _exact(V)
+    lam = R[:, -1]
+    low = float(lam.min())
+    if low <= 0:
+        return _exact(V) if low > -1e-6 else False
+    g = 1.05 * (k + 2) * _U / (1 - (k + 2) * _U)
+    absR = np.abs(R)
+    absM = np.abs(M)
+    E = R @ M
+    E[np.diag_indices(k)] -= 1.0
+    alpha = float((np.abs(E) + g * (absR @ absM)).sum(axis=1).max()) * (1 + 4 * k * _U)
+    if not alpha < 0.5:
+        return _exact(V)
+    r = M @ lam
+    r[-1] -= 1.0
+    rbound = float((np.abs(r) + g * (absM @ lam + (np.arange(k) == n))).max())
+    err = float(absR.sum(axis=1).max()) * rbound * (1 + 8 * k * _U) / (1 - alpha)
+    return True if low > 2 * err else _exact(V)
+
+
+def _exact(V: np.ndarray) -> bool:
+    lam = barycentric(V, np.zeros(V.shape[1]))
+    return lam is not None and all(v >= 0 for v in lam)
+
+
+def small_circuit_certified(V: np.ndarray) -> bool:
+    """Whether 0 is in the convex hull of ``s <= n`` points (rows of ``V``), exactly (rational arithmetic).
+
+    Such a circuit (``e`` and ``-e``, say) puts 0 in the affine hull of its points, which only exact
+    arithmetic can confirm: the system ``V^T lam = 0``, ``sum lam = 1`` is solved in fractions and every
+    equation and sign is checked.
+    """
+    from fractions import Fraction
+
+    V = np.asarray(V, dtype=float)
+    s, n = V.shape
+    rows = [[Fraction(float(V[j, i])) for j in range(s)] + [Fraction(0)] for i in range(n)]
+    rows.append([Fraction(1)] * s + [Fraction(1)])
+    r = 0
+    pivots = []
+    for c in range(s):
+        p = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
+        if p is None:
+            continue
+        rows[r], rows[p] = rows[p], rows[r]
+        piv = rows[r][c]
+        rows[r] = [v / piv for v in rows[r]]
+        for i in range(len(rows)):
+            if i != r and rows[i][c] != 0:
+                f = rows[i][c]
+                rows[i] = [a - f * b for a, b in zip(rows[i], rows[r])]
+        pivots.append(c)
+        r += 1
+    if any(all(v == 0 for v in row[:s]) and row[s] != 0 for row in rows):
+        return False  # inconsistent: 0 is not in the affine hull
+    if len(pivots) < s:
+        return False  # not a minimal circuit: leave it to the others
+    lam = [Fraction(0)] * s
+    for i, c in enumerate(pivots):
+        lam[c] = rows[i][s]
+    return all(v >= 0 for v in lam)
+
+
+class _Search:
+    def __init__(self, P: np.ndarray, P0: np.ndarray, k: int, kept: int, deadline: float, tick: Any = None) -> None:
+        self.tick = tick
+        self.P = P  # unit rows: the search
+        self.P0 = P0  # the caller's rows: every circuit is verified on them (the unit rows are rounded)
+        self.m, self.n = P.shape
+        self.k = k
+        self.kept0 = kept
+        self.deadline = deadline
+        self.nodes = 0
+        self.verified: dict[int, bool] = {}
+        self.failed = False
+        self.full = (1 << self.m) - 1
+        self.count = np.zeros(self.m)  # how many verified circuits each point is in: branch on the busiest first
+        self.bits = 1 << np.arange(self.m, dtype=object)
+        self.weights = np.ones(self.m)
+        self.M = np.vstack([P.T, np.ones((1, self.m))])
+        self.b = np.zeros(self.n + 1)
+        self.b[-1] = 1.0
+
+    def _mask(self, bits: int) -> np.ndarray:
+        return np.array([bits >> i & 1 for i in range(self.m)], dtype=bool)
+
+    def capture(self, pool: int, kept: int) -> int | None:
+        """A verified circuit among the points of ``pool`` (a bit mask), kept points preferred; None if none."""
+        from scipy.optimize import nnls  # scipy.optimize is loaded on first use (import time of the package)
+
+        sel = self._mask(pool)
+        idx = np.flatnonzero(sel)
+        if idx.size < 2:
+            return None
+        w = np.where(self._mask(kept)[idx], KEPT_WEIGHT, 1.0)
+        M = self.M[:, idx] * w  # the points of idx, kept ones scaled up (the last row is reset to ones)
+        M[-1] = 1.0
+        try:
+            lam, res = nnls(M, self.b, maxiter=50 * idx.size)
+        except RuntimeError:  # pragma: no cover - iteration limit: treat as no circuit found
+            return None
+        if res > 1e-9:
+            return None
+        support = idx[lam > 1e-12]
+        mask = int(sum(self.bits[support]))
+        ok = self.verified.get(mask)
+        if ok is None:
+            if support.size == self.n + 1:
+                ok = circuit_certified(self.P0[support])
+            else:
+                ok = support.size <= self.n and small_circuit_certified(self.P0[support])
+            self.verified[mask] = ok
+            if ok:
+                self.count[support] += 1
+        if not ok:
+            self.failed = True  # a circuit we cannot prove: the search cannot close on it
+            return None
+        return mask
+
+    def run(self, removed: int, kept: int) -> int | None:
+        self.nodes += 1
+        if self.nodes % 64 == 0:
+            if self.tick is not None:
+                self.tick(self.nodes)
+            if time.perf_counter() > self.deadline:
+                raise TimeoutError
+        t = bin(removed).count("1")
+        free = self.full & ~removed & ~kept
+        first = self.capture(self.full & ~removed, kept)
+        if first is None:
+            return None if self.failed else removed  # nothing captures the origin: a removal set
+        if t >= self.k:
+            return None
+        # disjoint free parts: each needs its own removal
+        used, g, best, C = 0, 0, None, first
+        while C is not None:
+            f = C & free
+            if f == 0:
+                return None  # a circuit of kept points: no removal breaks it
+            if best is None or bin(f).count("1") < bin(best).count("1"):
+                best = f
+            g += 1
+            if t + g > self.k:
+                return None
+            used |= f
+            C = self.capture((free & ~used) | kept, kept)
+        # branch on the free points of the circuit of all the points left (measured best), the point
+        # in the most circuits first: the later branches keep it, which closes them sooner
+        f = first & free
+        order = sorted((i for i in range(self.m) if f >> i & 1), key=lambda i: -self.count[i])
+        kk = kept
+        for i in order:
+            T = self.run(removed | (1 << i), kk)
+            if T is not None:
+                return T
+            kk |= 1 << i
+        return None
+
+
+def halfspace_depth_at_least(
+    points: Any, k: int, *, kept: Any = None, time_limit: float | None = None, tick: Any = None
+) -> DepthSearch:
+    r"""Decide whether the half-space depth of the origin among ``points`` exceeds ``k`` (see the module docstring).
+
+    Parameters
+    ----------
+    points : array_like, shape (m, n)
+        The points :math:`w_i` (rows); for a layer, its rows (only directions matter).
+    k : int
+        The depth must exceed ``k`` (for a full-spark layer, ``k = n - 1``).
+    kept : sequence of int, optional
+        Points that may never be removed (they must be strictly negative at the direction sought).
+    time_limit : float, optional
+        Seconds; when they run out the status is ``"undetermined"``.
+    tick : callable, optional
+        Called with the number of nodes every 64 nodes (progress, or a budget that may stop the search
+        by raising).
+
+    Returns
+    -------
+    DepthSearch
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> square = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=float)
+    >>> halfspace_depth_at_least(square, 1).status  # every closed half-plane holds 2 of the 4 points
+    'deep'
+    >>> halfspace_depth_at_least(square, 2).status
+    'shallow'
+    """
+    t0 = time.perf_counter()
+    P0 = as_matrix(points, "points")
+    k = as_count(k, "k", minimum=0)
+    m, n = P0.shape
+    norms = np.linalg.norm(P0, axis=1)
+    if np.any(norms == 0):
+        raise InputError("points must be non-zero (a zero point is in every closed half-space); got a zero row.")
+    P = P0 / norms[:, None]
+    kept_mask = 0
+    for i in [] if kept is None else list(kept):
+        if not 0 <= int(i) < m:
+            raise InputError(f"kept must hold indices of points (0 to {m - 1}); got {i}.")
+        kept_mask |= 1 << int(i)
+    deadline = math.inf if time_limit is None else t0 + as_nonnegative(time_limit, "time_limit")
+    search = _Search(P, P0, k, kept_mask, deadline, tick)
+    try:
+        T = search.run(0, kept_mask)
+    except TimeoutError:
+        return DepthSearch("undetermined", k, None, None, search.nodes, len(search.verified), time.perf_counter() - t0)
+    if T is None:
+        status = "undetermined" if search.failed else "deep"
+        return DepthSearch(status, k, None, None, search.nodes, len(search.verified), time.perf_counter() - t0)
+    removal = tuple(i for i in range(m) if T >> i & 1)
+    x = _separating_direction(P0, removal)
+    status = "shallow" if x is not None else "undetermined"
+    return DepthSearch(status, k, removal if x is not None else None, x, search.nodes, len(search.verified),
+                       time.perf_counter() - t0)  # fmt: skip
+
+
+def _separating_direction(P: np.ndarray, removal: tuple) -> np.ndarray | None:
+    """``x`` with ``<w_i, x> <= -1`` for every point not removed (one LP), checked; None if not found."""
+    m, n = P.shape
+    rest = np.setdiff1d(np.arange(m), np.asarray(removal, dtype=int))
+    if rest.size == 0:
+        return np.eye(n)[0]
+    res = linprog_quiet(np.zeros(n), A_ub=P[rest], b_ub=-np.ones(rest.size), bounds=[(None, None)] * n)
+    if res.status != 0:
+        return None
+    x = np.asarray(res.x)
+    return x if np.all(P[rest] @ x < 0) else None

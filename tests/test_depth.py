@@ -1,0 +1,110 @@
+"""The exact half-space depth branch and bound (relu_frames_nb.depth) against independent computations.
+
+* data-depth (PyPI, a C++ implementation of the exact algorithms of Dyckerhoff and Mozharovskyi) for
+  n <= 5: ``depth > k`` exactly when the search says "deep";
+* brute force in the plane (every cell of the arrangement of lines through 0);
+* the package's own exhaustive Tukey enumeration (zero_bias.tukey_depth_origin);
+* the exact stage on R^n with a bias (the kept lifting point) against the MILP on the faces of the cube.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import relu_frames_nb as rf
+from relu_frames_nb._normal import normalise
+from relu_frames_nb._rational import barycentric
+from relu_frames_nb.depth import circuit_certified, halfspace_depth_at_least
+from relu_frames_nb.zero_bias import tukey_depth_origin
+
+halfspace = pytest.importorskip("depth.model.multivariate.Halfspace").halfspace
+
+
+def _data_depth(W):
+    """The Tukey depth of 0 among the rows of W, as a count, by data-depth."""
+    m, n = W.shape
+    return int(round(float(halfspace(np.zeros((1, n)), np.asarray(W, float), exact=True, method="recursive")[0]) * m))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("ratio", [2, 3, 5])
+def test_agrees_with_data_depth(n, ratio):
+    for seed in range(6):
+        W = np.random.default_rng(1000 * n + 10 * ratio + seed).standard_normal((ratio * n, n))
+        d = _data_depth(W)
+        assert d == tukey_depth_origin(W).depth  # the two exact computations agree first
+        for k in range(max(0, d - 2), d + 2):
+            res = halfspace_depth_at_least(W, k)
+            assert res.status == ("deep" if d > k else "shallow"), (n, ratio, seed, k, d)
+            if res.status == "shallow":
+                rest = np.setdiff1d(np.arange(W.shape[0]), res.removal)
+                assert len(res.removal) <= k and np.all(W[rest] @ res.direction < 0)
+
+
+def _plane_depth(W):
+    """Brute force in R^2: the count at every cell of the arrangement of the lines w_i^perp."""
+    ang = np.arctan2(W[:, 1], W[:, 0])
+    crit = np.sort(np.mod(np.r_[ang + np.pi / 2, ang - np.pi / 2], 2 * np.pi))
+    mids = (crit + np.roll(crit, -1) + 2 * np.pi * (np.arange(crit.size) == crit.size - 1)) / 2
+    X = np.c_[np.cos(mids), np.sin(mids)]
+    return int(np.min((X @ W.T >= 0).sum(axis=1)))
+
+
+def test_agrees_with_brute_force_in_the_plane():
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        W = rng.standard_normal((int(rng.integers(3, 14)), 2))
+        d = _plane_depth(W)
+        assert halfspace_depth_at_least(W, d - 1).deep if d >= 1 else True
+        assert halfspace_depth_at_least(W, d).status == "shallow"
+
+
+def test_kept_points_are_never_removed():
+    # the square's four points: depth 2; keeping +e1 negative forbids the directions that would remove it
+    square = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=float)
+    assert halfspace_depth_at_least(square, 1).deep
+    res = halfspace_depth_at_least(square, 2, kept=[0])
+    assert res.status == "shallow" and 0 not in res.removal and square[0] @ res.direction < 0
+
+
+def test_circuits_are_certified_exactly_like_rational_arithmetic():
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        n = int(rng.integers(2, 9))
+        V = rng.standard_normal((n + 1, n))
+        lam = barycentric(V, np.zeros(n))
+        assert circuit_certified(V) == (lam is not None and all(v >= 0 for v in lam))
+    # 0 within 1e-13 of a facet: decided exactly either way
+    V = np.array([[1.0, 0.0], [-1.0, 1e-13], [0.0, 1.0]])
+    assert circuit_certified(V) == all(v >= 0 for v in barycentric(V, np.zeros(2)))
+
+
+@pytest.mark.parametrize("n", [4, 6, 8])
+def test_the_exact_stage_decides_zero_bias_by_depth(n):
+    W = np.random.default_rng(n).standard_normal((7 * n, n))
+    L = rf.ReLULayer(W, 0.0)
+    truth = tukey_depth_origin(W).depth >= n if n <= 6 else None
+    for K in (rf.RealSpace(n), rf.Ball(n), rf.Box(-1, 1, n=n)):
+        v = rf.check(L, K, method="exact", time_limit=60)
+        assert v.decided, v.text
+        if truth is not None:
+            assert (v.status == "injective") == truth
+        if v.status == "injective":
+            assert v.method == "exact (depth)" and v.certificate.domain == f"R^{n}"
+
+
+def test_a_bias_on_real_space_agrees_with_the_milp_on_the_faces():
+    from relu_frames_nb._budget import Budget
+    from relu_frames_nb.exact import solve_exact
+
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(2, 4))
+        W = rng.standard_normal((int(rng.integers(2 * n, 6 * n)), n))
+        alpha = rng.normal(-0.3, 0.4, W.shape[0])
+        P = normalise(W, alpha, rf.RealSpace(n))
+        by_depth = solve_exact(P.W, P.alpha, P.K, budget=Budget(30), method="auto")
+        by_milp = solve_exact(P.W, P.alpha, P.K, budget=Budget(30), method="milp")
+        if by_depth.decided and by_milp.decided:
+            assert by_depth.status == by_milp.status, (seed, by_depth.text, by_milp.text)
