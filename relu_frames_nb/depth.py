@@ -174,11 +174,12 @@ def small_circuit_certified(V: np.ndarray) -> bool:
 
 
 class _Search:
+    """The branch and bound; points ``0..m-1`` are the rows, ``m..2m-1`` their negatives (for removed rows)."""
+
     def __init__(self, P: np.ndarray, P0: np.ndarray, k: int, kept: int, deadline: float, tick: Any = None) -> None:
         self.tick = tick
-        self.P = P  # unit rows: the search
-        self.P0 = P0  # the caller's rows: every circuit is verified on them (the unit rows are rounded)
         self.m, self.n = P.shape
+        self.P0 = np.vstack([P0, -P0])  # the caller's rows (and their exact negatives): circuits are verified on them
         self.k = k
         self.kept0 = kept
         self.deadline = deadline
@@ -186,26 +187,27 @@ class _Search:
         self.verified: dict[int, bool] = {}
         self.failed = False
         self.full = (1 << self.m) - 1
-        self.count = np.zeros(self.m)  # how many verified circuits each point is in: branch on the busiest first
-        self.bits = 1 << np.arange(self.m, dtype=object)
-        self.weights = np.ones(self.m)
-        self.M = np.vstack([P.T, np.ones((1, self.m))])
+        self.nbytes = (2 * self.m + 7) // 8
+        self.count = np.zeros(2 * self.m)  # how many verified circuits each point is in: branch on the busiest first
+        self.bits = 1 << np.arange(2 * self.m, dtype=object)
+        unit = np.vstack([P, -P])
+        self.M = np.vstack([unit.T, np.ones((1, 2 * self.m))])
         self.b = np.zeros(self.n + 1)
         self.b[-1] = 1.0
 
     def _mask(self, bits: int) -> np.ndarray:
-        return np.array([bits >> i & 1 for i in range(self.m)], dtype=bool)
+        raw = np.frombuffer(bits.to_bytes(self.nbytes, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, count=2 * self.m, bitorder="little").view(bool)
 
-    def capture(self, pool: int, kept: int) -> int | None:
-        """A verified circuit among the points of ``pool`` (a bit mask), kept points preferred; None if none."""
+    def capture(self, pool: int, fixed: int) -> int | None:
+        """A verified circuit among the points of ``pool`` (a bit mask), ``fixed`` ones preferred; None if none."""
         from scipy.optimize import nnls  # scipy.optimize is loaded on first use (import time of the package)
 
-        sel = self._mask(pool)
-        idx = np.flatnonzero(sel)
+        idx = np.flatnonzero(self._mask(pool))
         if idx.size < 2:
             return None
-        w = np.where(self._mask(kept)[idx], KEPT_WEIGHT, 1.0)
-        M = self.M[:, idx] * w  # the points of idx, kept ones scaled up (the last row is reset to ones)
+        w = np.where(self._mask(fixed)[idx], KEPT_WEIGHT, 1.0) if fixed else np.ones(idx.size)
+        M = self.M[:, idx] * w  # the points of idx, fixed ones scaled up (the last row is reset to ones)
         M[-1] = 1.0
         try:
             lam, res = nnls(M, self.b, maxiter=50 * idx.size)
@@ -229,6 +231,19 @@ class _Search:
             return None
         return mask
 
+    def signed(self, removed: int, kept: int, rest: int) -> int | None:
+        """A verified circuit of rows in ``rest`` (at least one) and negatives of removed rows.
+
+        At a direction ``x`` that the search may still reach, removed rows have
+        :math:`\langle w_i, x\rangle \ge 0` (a smallest removal set is a closed half-space's worth of
+        rows), so such a circuit forces one of its rows in ``rest`` to be removed as well.
+        """
+        neg = removed << self.m
+        C = self.capture(rest | neg, (kept & rest) | neg)
+        if C is not None and C & self.full == 0:  # negatives only: no constraint on the rows; ask without them
+            C = self.capture(rest, kept & rest)
+        return C
+
     def run(self, removed: int, kept: int) -> int | None:
         self.nodes += 1
         if self.nodes % 64 == 0:
@@ -238,24 +253,22 @@ class _Search:
                 raise TimeoutError
         t = bin(removed).count("1")
         free = self.full & ~removed & ~kept
-        first = self.capture(self.full & ~removed, kept)
+        first = self.signed(removed, kept, self.full & ~removed)
         if first is None:
             return None if self.failed else removed  # nothing captures the origin: a removal set
         if t >= self.k:
             return None
         # disjoint free parts: each needs its own removal
-        used, g, best, C = 0, 0, None, first
+        used, g, C = 0, 0, first
         while C is not None:
             f = C & free
             if f == 0:
-                return None  # a circuit of kept points: no removal breaks it
-            if best is None or bin(f).count("1") < bin(best).count("1"):
-                best = f
+                return None  # a circuit of kept rows and negated removed rows: no removal breaks it
             g += 1
             if t + g > self.k:
                 return None
             used |= f
-            C = self.capture((free & ~used) | kept, kept)
+            C = self.signed(removed, kept, (free & ~used) | kept)
         # branch on the free points of the circuit of all the points left (measured best), the point
         # in the most circuits first: the later branches keep it, which closes them sooner
         f = first & free
