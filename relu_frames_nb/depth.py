@@ -232,7 +232,7 @@ class _Search:
         return mask
 
     def signed(self, removed: int, kept: int, rest: int) -> int | None:
-        """A verified circuit of rows in ``rest`` (at least one) and negatives of removed rows.
+        r"""A verified circuit of rows in ``rest`` (at least one) and negatives of removed rows.
 
         At a direction ``x`` that the search may still reach, removed rows have
         :math:`\langle w_i, x\rangle \ge 0` (a smallest removal set is a closed half-space's worth of
@@ -344,7 +344,8 @@ def halfspace_depth_at_least(
 
 
 def _separating_direction(P: np.ndarray, removal: tuple) -> np.ndarray | None:
-    """``x`` with ``<w_i, x> <= -1`` for every point not removed (one LP), checked; None if not found."""
+    """``x`` with ``<w_i, x> <= -1`` for every point not removed (one LP), checked with the rounding of the
+    products bounded (Higham's ``gamma_n``); None if not found."""
     m, n = P.shape
     rest = np.setdiff1d(np.arange(m), np.asarray(removal, dtype=int))
     if rest.size == 0:
@@ -353,4 +354,6 @@ def _separating_direction(P: np.ndarray, removal: tuple) -> np.ndarray | None:
     if res.status != 0:
         return None
     x = np.asarray(res.x)
-    return x if np.all(P[rest] @ x < 0) else None
+    # rounding of each product is below gamma_n * sum |w_ij x_j|: every value must be negative beyond it
+    slack = 1.01 * (n + 1) * _U * (np.abs(P[rest]) @ np.abs(x))
+    return x if np.all(P[rest] @ x < -slack) else None

@@ -2,7 +2,8 @@ r"""Regenerate the figures of Section "Numerical experiments": the ``reproduce``
 
 ``python -m relu_frames_nb reproduce [FIGURE ...] [--full] [--out DIR] [--workers N] [--scheduler ADDRESS]``
 
-FIGURE is any of ``propinj``, ``isinj``, ``conv`` (default: all three). For each figure the
+FIGURE is any of ``propinj``, ``isinj``, ``conv``, ``threshold`` (default: all four; ``threshold`` is
+not a figure of the paper but the exact counterpart of ``isinj``'s zero-bias question). For each figure the
 command writes ``DIR/FIGURE.png`` and the data ``DIR/FIGURE.npz`` (load it with
 :func:`relu_frames_nb.experiments.load_result`). Finished pieces of work are cached in
 ``DIR/cache``, so an interrupted run resumes where it stopped. ``--full`` runs the paper's
@@ -28,18 +29,18 @@ from .errors import InputError, ReluFramesError
 from .viz import experiments as figures
 
 if TYPE_CHECKING:  # drawn by viz.experiments, imported lazily (see __getattr__ below)
-    from .viz.experiments import plot_conv, plot_isinj, plot_propinj
+    from .viz.experiments import plot_conv, plot_isinj, plot_propinj, plot_threshold
 
-__all__ = ["FIGURES", "reproduce", "plot_propinj", "plot_isinj", "plot_conv", "build_parser", "main"]
+__all__ = ["FIGURES", "reproduce", "plot_propinj", "plot_isinj", "plot_conv", "plot_threshold", "build_parser", "main"]
 
 #: the figures this command regenerates, in order
-FIGURES = ("propinj", "isinj", "conv")
+FIGURES = ("propinj", "isinj", "conv", "threshold")
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 #: the plotting function of each figure, in :mod:`relu_frames_nb.viz.experiments` (imported when drawing)
-_PLOTS = {"propinj": "plot_propinj", "isinj": "plot_isinj", "conv": "plot_conv"}
-_RUNS = {"propinj": ex.propinj, "isinj": ex.isinj, "conv": ex.conv}
+_PLOTS = {"propinj": "plot_propinj", "isinj": "plot_isinj", "conv": "plot_conv", "threshold": "plot_threshold"}
+_RUNS = {"propinj": ex.propinj, "isinj": ex.isinj, "conv": ex.conv, "threshold": ex.threshold}
 
 
 # ---------------------------------------------------------------------------------
@@ -63,7 +64,7 @@ def reproduce(
     Parameters
     ----------
     figures : sequence of str, default all
-        Any of ``"propinj"``, ``"isinj"``, ``"conv"``.
+        Any of ``"propinj"``, ``"isinj"``, ``"conv"``, ``"threshold"``.
     size : {"fast", "full"}, default "fast"
         Experiment size.
     out : str or path-like, default "reproduce-out"
@@ -117,7 +118,7 @@ def _plot(name: str):
 
 
 def __getattr__(name: str) -> Any:  # the plotting functions moved to viz.experiments; keep the old names
-    if name in ("plot_propinj", "plot_isinj", "plot_conv"):
+    if name in ("plot_propinj", "plot_isinj", "plot_conv", "plot_threshold"):
         return getattr(figures, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -151,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m relu_frames_nb reproduce",
         description="Regenerate the figures of the paper's Section 'Numerical experiments' (PNG + .npz data).",
     )
-    p.add_argument("figures", nargs="*", metavar="FIGURE", help="propinj, isinj, conv or all (default: all)")
+    p.add_argument("figures", nargs="*", metavar="FIGURE", help="propinj, isinj, conv, threshold or all (default: all)")
     p.add_argument("--full", action="store_true", help="paper scale (default: the fast size)")
     p.add_argument("--out", default="reproduce-out", help="output directory (default: reproduce-out)")
     p.add_argument("--workers", type=int, default=None, help="local worker processes (default: one per CPU; 1 = in-process)")
@@ -174,6 +175,13 @@ def _claims(name: str, result: Any) -> str:
             f"{s['exact_known']} frames ({s['witnesses']} by a certified witness): sampling over-estimates on "
             f"{s['overestimated']} and is conservative on {s['conservative']}; {s['stopped_early']} frames decided early"
         )
+    if name == "threshold":
+        s = result.summary()
+        tr = result.trend()
+        counts = "; ".join(f"{k}: {v['injective']} of {v['layers']} injective, {v['undetermined']} undetermined"
+                           for k, v in s.items() if isinstance(v, dict) and "layers" in v)  # fmt: skip
+        q50 = ", ".join(f"n={n}: {q:.2f}" for n, q in s["q50"].items())
+        return f"{counts}. Crossing of 1/2 (m/n): {q50}; fit q_inf + c/n: q_inf = {tr['q_inf']:.2f} ± {1.96 * tr['se']:.2f}"
     fin = result.mean[-1]
     return (
         f"final mean distance {fin:.3g} after {int(result.iterations[-1])} iterations; non-increasing: "

@@ -22,6 +22,11 @@ def tiny_sizes(monkeypatch):
     monkeypatch.setitem(ex._ISINJ_SIZES, "fast", {"n_values": (2, 3), "m_max": 9, "n_samples": 3000, "exact_max_subsets": 1000})
     monkeypatch.setitem(ex._PROPINJ_SIZES, "fast", {"n_trials": 4, "n_iterations": 200, "n_test": 100, "trials_per_task": 2})
     monkeypatch.setitem(ex._CONV_SIZES, "fast", {"n_trials": 2, "n_iterations": 2000, "n_snapshots": 50, "trials_per_task": 1})
+    monkeypatch.setitem(
+        ex._THRESHOLD_SIZES,
+        "fast",
+        {"n_values": (3, 4), "points": 5, "layers": 8, "layers_large": 4, "time_limit": 60.0, "ball_max_n": 3},
+    )
 
 
 def test_reproduce_writes_figures_and_data(tmp_path, tiny_sizes, capsys):
@@ -36,6 +41,7 @@ def test_reproduce_writes_figures_and_data(tmp_path, tiny_sizes, capsys):
         assert res._kind == name
         assert f"{name}: " in text
     assert "sampling over-estimates on" in text and "non-increasing: True" in text
+    assert "Crossing of 1/2 (m/n): n=3: " in text and "0 undetermined" in text
     assert len(list((out / "cache").glob("*/*.npz"))) > 3
 
 

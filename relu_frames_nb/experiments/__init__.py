@@ -12,6 +12,11 @@ isinj        Effect of redundancy (Figure "isinj"): for every ``2 <= n <= 30``,
 conv         Approximation of the maximal bias (Figure "conv"): distance of the sampled
              estimate to the exact polytope bias of the tetrahedron on the sphere,
              :math:`\alpha^{\mathbb{S}} = -1/\sqrt{3}` (the paper prints it without the minus).
+threshold    The injectivity threshold of random layers (not a figure of the paper): the
+             probability that a Gaussian layer ReLU(Wx - alpha) is injective on R^n
+             against m/n, every layer decided exactly (half-space depth), with Wilson
+             intervals, the crossing of 1/2 per n, and the asymptotic anchors of the
+             literature (3.4, 6.698, 7.65, 8.34, 10.5).
 ===========  =====================================================================
 
 Each function takes ``size="fast"`` (seconds, for CI and notebooks) or ``size="full"`` (the
@@ -63,6 +68,17 @@ from ._propinj import (
     propinj,
 )
 from ._runner import SIZES, default_executor, load_result
+from ._threshold import (  # noqa: F401
+    _THRESHOLD_SIZES,
+    INJECTIVE,
+    NOT_INJECTIVE,
+    NOT_RUN,
+    THRESHOLD_ANCHORS,
+    UNDETERMINED,
+    ThresholdResult,
+    threshold,
+    wilson_interval,
+)
 
 __all__ = [
     "SIZES",
@@ -73,9 +89,13 @@ __all__ = [
     "PropinjResult",
     "IsinjResult",
     "ConvResult",
+    "ThresholdResult",
+    "THRESHOLD_ANCHORS",
     "propinj",
     "isinj",
     "conv",
+    "threshold",
+    "wilson_interval",
     "load_result",
     "default_executor",
 ]

@@ -29,7 +29,7 @@ from ..errors import InputError
 #: the two sizes of every experiment
 SIZES = ("fast", "full")
 #: experiment number, the first entry of every seed key
-EXP_ID = {"propinj": 1, "isinj": 2, "conv": 3}
+EXP_ID = {"propinj": 1, "isinj": 2, "conv": 3, "threshold": 4}
 #: version of the files written (results and cache shards)
 FORMAT = 1
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")

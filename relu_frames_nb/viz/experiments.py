@@ -1,4 +1,4 @@
-r"""The figures of the paper's Section "Numerical experiments": "propinj", "isinj" and "conv".
+r"""The figures of the paper's Section "Numerical experiments" ("propinj", "isinj", "conv") and "threshold".
 
 Each function takes the result of the matching experiment of :mod:`relu_frames_nb.experiments`
 and draws the whole (multi-panel) figure into ``fig`` (a new
@@ -24,7 +24,7 @@ from ..zoo import platonic
 from . import palette
 from .render3d import static_render
 
-__all__ = ["plot_propinj", "plot_isinj", "plot_conv"]
+__all__ = ["plot_propinj", "plot_isinj", "plot_conv", "plot_threshold"]
 
 #: the colour-blind-safe Okabe-Ito colours of the project's palette
 _OI = palette.OKABE_ITO
@@ -257,4 +257,115 @@ def plot_conv(result: ex.ConvResult, *, fig: Any = None, band: str = "std", xsca
     ax.grid(linestyle="--", alpha=0.5, which="both")
     ax.legend()
     ax.set_title(_tagged(tag, r"distance to $\alpha^{\mathbb{S}} = -1/\sqrt{3}$ (polytope bias; the paper prints $+1/\sqrt{3}$)"))
+    return fig
+
+
+def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | None = None):
+    r"""The injectivity threshold of random layers: probability curves, crossings, and the bias's effect.
+
+    Parameters
+    ----------
+    result : ThresholdResult
+        From :func:`relu_frames_nb.experiments.threshold`.
+    fig : matplotlib.figure.Figure, optional
+        Figure to draw into.
+    tag : str, optional
+        Prefix of the panel titles (``[tag]``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left: the share of zero-bias Gaussian layers injective on :math:`\mathbb{R}^n` against m/n,
+        one curve per n with its 95 % band (Wilson; undetermined layers widen it both ways and are
+        counted in the legend), the asymptotic anchors as vertical lines. Middle: the crossing of 1/2
+        per n against 1/n (error bars: 1.96 standard errors of the logistic fit), the fit
+        ``q_inf + c / n`` extended to 1/n = 0, where the anchors sit. Right: at the largest n with
+        biased columns, zero bias against a Gaussian bias on :math:`\mathbb{R}^n` and on the unit ball.
+    """
+    if not isinstance(result, ex.ThresholdResult):
+        raise InputError(f"result must be a ThresholdResult; got {type(result).__name__}.")
+    fig = fig or _figure((16.0, 5.2))
+    axes = fig.subplots(1, 3)
+    ns = sorted(set(result.n.tolist()))
+    colours = [palette.ELEMENT_COLORS[i % len(palette.ELEMENT_COLORS)] for i in range(len(ns))]
+    styles = ["--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 1))]
+    anchors = ex.THRESHOLD_ANCHORS
+
+    def curve(ax, sel, column, colour, label, marker="o", linestyle="-"):
+        p, lo, hi = result.probability(column)
+        c = result.counts(column)
+        keep = sel & (c["run"] > 0)
+        if not keep.any():
+            return
+        q = result.ratio[keep]
+        und = int(c["undetermined"][keep].sum())
+        text = label + (f" ({und} undetermined)" if und else "")
+        ax.fill_between(q, lo[keep], hi[keep], color=colour, alpha=0.18, linewidth=0)
+        ax.plot(q, p[keep], linestyle=linestyle, marker=marker, markersize=3, color=colour, label=text)
+
+    ax = axes[0]
+    for i, n in enumerate(ns):
+        curve(ax, result.n == n, "zero bias", colours[i], f"n = {n}")
+    for k, (q, _) in enumerate(anchors):
+        ax.axvline(q, color=palette.MUTED, linestyle=styles[k], linewidth=1)
+    ax.axhline(0.5, color=palette.INK, linewidth=0.6)
+    ax.set_xlabel("redundancy m / n")
+    ax.set_ylabel("share of layers injective on $\\mathbb{R}^n$")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(_tagged(tag, "zero bias: ReLU(Wx), W Gaussian (grey lines: the anchors)"), fontsize=11)
+    ax.legend(loc="lower right", fontsize=8)
+
+    ax = axes[1]
+    tr = result.trend()
+    per = [result.crossing(n) for n in ns]
+    per = [c for c in per if np.isfinite(c["q50"])]
+    if per:
+        x = np.array([1 / c["n"] for c in per])
+        y = np.array([c["q50"] for c in per])
+        e = np.array([1.96 * c["se"] for c in per])
+        ax.errorbar(x, y, yerr=e, fmt="o", color=palette.INK, capsize=3, label="crossing of 1/2 (logistic fit)")
+        xi = np.array([c["interpolated"] for c in per])
+        ax.plot(x, xi, "x", color=palette.MUTED, label="crossing (interpolated)")
+    if np.isfinite(tr["q_inf"]):
+        xx = np.linspace(0, 1 / tr["n_min"], 50)
+        ax.plot(xx, tr["q_inf"] + tr["c"] * xx, color=_OI["blue"],
+                label=f"fit $q_\\infty + c/n$ (n ≥ {tr['n_min']}): $q_\\infty$ = {tr['q_inf']:.2f} ± {1.96 * tr['se']:.2f}")  # fmt: skip
+    for k, (q, name) in enumerate(anchors):
+        ax.axhline(q, color=palette.MUTED, linestyle=styles[k], linewidth=1)
+        ax.annotate(f"{q:g}  {name}", (0.01, q), xycoords=("axes fraction", "data"), ha="left", va="bottom", fontsize=7,
+                    color=palette.INK)  # fmt: skip
+    ax.set_xlim(0, 1 / min(ns) + 0.02)
+    ax.set_ylim(2.5, 11)
+    ax.set_xlabel("1 / n")
+    ax.set_ylabel("m / n at which half the layers are injective")
+    ax.set_title(_tagged(tag, "crossings against 1/n and the asymptotic anchors"), fontsize=11)
+    ax.legend(loc="lower right", fontsize=8)
+
+    ax = axes[2]
+    cols = result.columns.tolist()
+
+    def dims_with(first: int) -> list[int]:  # dimensions where a column from ``first`` on was run
+        return [k for k in ns if (result.status[result.n == k][:, first:] != ex.NOT_RUN).any()]
+
+    ran = dims_with(2) or dims_with(1)
+    if ran:
+        n = max(ran)
+        sel = result.n == n
+        looks = ["-", "--", "-.", ":"]
+        for j, col in enumerate(cols):
+            curve(ax, sel, col, palette.ELEMENT_COLORS[j % len(palette.ELEMENT_COLORS)], col, linestyle=looks[j % 4])
+        ax.set_title(_tagged(tag, f"n = {n}: zero bias against a Gaussian bias $\\sigma z$"), fontsize=11)
+        ax.legend(loc="lower right", fontsize=8)
+    else:
+        ax.set_title(_tagged(tag, "no biased layers in this result"), fontsize=11)
+    ax.axhline(0.5, color=palette.INK, linewidth=0.6)
+    ax.set_xlabel("redundancy m / n")
+    ax.set_ylim(-0.02, 1.02)
+    s = result.summary()
+    und = sum(v["undetermined"] for k, v in s.items() if isinstance(v, dict) and "undetermined" in v)
+    fig.suptitle(
+        f"Exact verdicts (half-space depth branch and bound; the ball by rf.check) for {s['zero bias']['layers']} zero-bias "
+        f"layers, {und} undetermined in all; bands: 95 % Wilson intervals",
+        fontsize=11,
+    )
     return fig

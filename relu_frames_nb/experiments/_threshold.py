@@ -1,0 +1,532 @@
+r"""The injectivity threshold of random ReLU layers: :func:`threshold` and :class:`ThresholdResult`.
+
+Private module of :mod:`relu_frames_nb.experiments`, which re-exports the public names.
+
+For a Gaussian layer :math:`\mathrm{ReLU}(Wx - \alpha)` with ``m`` rows in :math:`\mathbb{R}^n`, the
+question "injective on :math:`\mathbb{R}^n`?" is a half-space depth question
+(:mod:`relu_frames_nb.depth`): with zero bias, whether every closed half-space through 0 holds at least
+``n`` rows; with a bias, the same for the lifted rows :math:`(w_i, -\alpha_i)` with the point
+:math:`-e_{n+1}` kept out. Each layer is decided by the exact branch and bound: "injective" is a
+proof that the depth exceeds ``n - 1`` (every bound from a circuit verified exactly), "not injective"
+a direction, checked with its rounding bounded, where at most ``n - 1`` rows are active (by
+Thm "Injectivity I" the active rows cannot span there). The step from "depth >= n" to "injective"
+needs the rows in general position (no ``n`` of them in one hyperplane), which Gaussian rows are with
+probability one; the probability estimated is therefore that of injectivity.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from .._validation import as_count, as_positive, as_seed, as_seed_sequence
+from ..depth import halfspace_depth_at_least
+from ..errors import InputError
+from ._runner import EXP_ID, Cache, Result, check_executor, check_ints, check_size, run_experiment
+
+__all__ = [
+    "ThresholdResult",
+    "threshold",
+    "THRESHOLD_ANCHORS",
+    "INJECTIVE",
+    "NOT_INJECTIVE",
+    "UNDETERMINED",
+    "NOT_RUN",
+    "wilson_interval",
+]
+
+#: status codes of :attr:`ThresholdResult.status`
+INJECTIVE, NOT_INJECTIVE, UNDETERMINED, NOT_RUN = 1, 0, -1, -2
+
+#: asymptotic results on the threshold m/n of zero-bias Gaussian layers (n -> infinity), for the plots
+THRESHOLD_ANCHORS = (
+    (3.4, "Puthawala et al. 2022: not injective below"),
+    (6.698, "Maillard et al. 2023: full-RSB threshold"),
+    (7.65, "Maillard et al. 2023: rigorous upper bound"),
+    (8.34, "Euler-characteristic prediction (refuted)"),
+    (10.5, "Puthawala et al. 2022: injective above"),
+)
+
+_THRESHOLD_SIZES = {
+    "fast": {
+        "n_values": (3, 4, 5, 6, 8),
+        "points": 17,
+        "layers": 100,
+        "layers_large": 40,
+        "time_limit": 60.0,
+        "ball_max_n": 4,
+    },
+    "full": {
+        "n_values": (3, 4, 5, 6, 8, 10, 12),
+        "points": 33,
+        "layers": 200,
+        "layers_large": 40,
+        "time_limit": 600.0,
+        "ball_max_n": 8,
+    },
+}
+
+#: from this dimension on, ``layers_large`` layers per point, 15 ratios from 3 to 10, zero bias only
+LARGE_FROM = 10
+
+
+def wilson_interval(k: Any, n: Any, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
+    r"""Wilson score interval of a binomial proportion ``k / n`` (level 95 % for ``z = 1.96``).
+
+    Parameters
+    ----------
+    k, n : array_like of int
+        Successes and trials (``0 <= k <= n``); ``n = 0`` gives the interval ``[0, 1]``.
+    z : float, default 1.96
+        Normal quantile.
+
+    Returns
+    -------
+    (low, high) : ndarrays
+
+    Examples
+    --------
+    >>> lo, hi = wilson_interval(50, 100)
+    >>> round(float(lo), 3), round(float(hi), 3)
+    (0.404, 0.596)
+    """
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    if np.any(k < 0) or np.any(k > n):
+        raise InputError("k must lie between 0 and n.")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, k / np.maximum(n, 1), 0.5)
+        den = 1 + z**2 / np.maximum(n, 1)
+        centre = (p + z**2 / (2 * np.maximum(n, 1))) / den
+        half = z * np.sqrt(p * (1 - p) / np.maximum(n, 1) + z**2 / (4 * np.maximum(n, 1) ** 2)) / den
+    lo = np.where((n > 0) & (k > 0), np.clip(centre - half, 0, 1), 0.0)  # exactly 0 and 1 at the ends
+    hi = np.where((n > 0) & (k < n), np.clip(centre + half, 0, 1), 1.0)
+    return lo, hi
+
+
+def _m_values(n: int, points: int, large: bool) -> list[int]:
+    """The numbers of rows of dimension ``n``: ratios m/n from 2 to 10 (3 to 10 for large n)."""
+    lo, hi, k = (3.0, 10.0, 15) if large else (2.0, 10.0, points)
+    ms = np.unique(np.round(np.linspace(lo * n, hi * n, k)).astype(int))
+    return [int(m) for m in ms]
+
+
+def _decide(W: np.ndarray, alpha: np.ndarray, time_limit: float) -> tuple[int, int, float]:
+    """Status code, nodes and seconds of the exact depth question for one layer on R^n."""
+    m, n = W.shape
+    if not np.any(alpha):
+        res = halfspace_depth_at_least(W, n - 1, time_limit=time_limit)
+    else:
+        lifted = np.hstack([W, -alpha[:, None]])
+        cap = np.zeros((1, n + 1))
+        cap[0, n] = -1.0
+        res = halfspace_depth_at_least(np.vstack([lifted, cap]), n - 1, kept=[m], time_limit=time_limit)
+        if res.status == "shallow" and not res.direction[-1] > 0:  # pragma: no cover - the kept point forbids it
+            return UNDETERMINED, res.nodes, res.seconds
+    code = {"deep": INJECTIVE, "shallow": NOT_INJECTIVE}.get(res.status, UNDETERMINED)
+    return code, res.nodes, res.seconds
+
+
+def _columns(ball_variances: Sequence[float]) -> list[str]:
+    return ["zero bias", "bias, R^n"] + [f"bias {v:g}, ball" for v in ball_variances]
+
+
+def _ball_verdict(W: np.ndarray, alpha: np.ndarray, time_limit: float) -> tuple[int, float]:
+    """Status code and seconds of ``rf.check`` on the unit ball (the exact engine)."""
+    from ..checking import check
+    from ..domains import Ball
+    from ..layer import ReLULayer
+
+    t0 = time.perf_counter()
+    v = check(ReLULayer(W, alpha), Ball(W.shape[1]), time_limit=time_limit)
+    code = {"injective": INJECTIVE, "not injective": NOT_INJECTIVE}.get(str(v.status), UNDETERMINED)
+    return code, time.perf_counter() - t0
+
+
+def _threshold_task(spec: dict) -> dict:
+    """All layers of one configuration ``(n, m)`` (runs in a worker).
+
+    Columns: zero bias on R^n; the bias ``z`` on R^n (the same answer for every ``sigma * z``: on R^n a
+    bias's scale is the domain's, ``ReLU(W sigma y - sigma z) = sigma ReLU(W y - z)``); and the bias
+    ``sigma * z`` on the unit ball for each ball variance. A layer injective on R^n is injective on the
+    ball (monotonicity), so only the others go to the exact engine on the ball.
+    """
+    t0, c0 = time.perf_counter(), time.process_time()
+    n, m, L = spec["n"], spec["m"], spec["layers"]
+    ball_vars = [float(v) for v in spec["ball_variances"]] if spec["with_ball"] else []
+    C = 2 + len(spec["ball_variances"])
+    status = np.full((C, L), NOT_RUN, np.int8)
+    seconds = np.zeros((C, L), np.float32)
+    nodes = np.zeros((C, L), np.int64)
+    exp = EXP_ID["threshold"]
+    for t in range(L):
+        rng = np.random.default_rng(as_seed_sequence(spec["seed"], key=(exp, n, m, t, 0)))
+        W = rng.standard_normal((m, n))
+        z = rng.standard_normal(m)  # one bias direction per layer, scaled per variance (common random numbers)
+        status[0, t], nodes[0, t], seconds[0, t] = _decide(W, np.zeros(m), spec["time_limit"])
+        if not spec["with_bias"]:
+            continue
+        status[1, t], nodes[1, t], seconds[1, t] = _decide(W, z, spec["time_limit"])
+        for j, v in enumerate(ball_vars):
+            if status[1, t] == INJECTIVE:  # injective on R^n, hence on its subset the ball
+                status[2 + j, t] = INJECTIVE
+            else:
+                status[2 + j, t], seconds[2 + j, t] = _ball_verdict(W, math.sqrt(v) * z, spec["time_limit"])
+    return {
+        "status": status,
+        "seconds": seconds,
+        "nodes": nodes,
+        "_meta": {"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0},
+    }
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdResult(Result):
+    r"""Result of :func:`threshold`: exact verdicts of random layers on :math:`\mathbb{R}^n`.
+
+    Attributes
+    ----------
+    n, m : ndarray of int, shape (K,)
+        Dimension and number of rows of each configuration.
+    columns : ndarray of str, shape (C,)
+        The questions asked of every layer: ``"zero bias"`` (on R^n, the literature's question),
+        ``"bias, R^n"`` (a Gaussian bias on R^n: one answer for every variance, see
+        :func:`threshold`) and ``"bias <variance>, ball"`` (the paper's Figure "isinj" setting:
+        the bias with that variance on the unit ball).
+    status : ndarray of int8, shape (K, C, L)
+        Per configuration, column and layer: 1 injective (proof), 0 not injective (verified
+        direction or pair), -1 undetermined (time limit), -2 not run (biased columns above
+        ``bias_max_n``, or fewer layers at large ``n``).
+    seconds : ndarray of float32, shape (K, C, L)
+        Time of each decision (0 where the ball's answer came from R^n).
+    nodes : ndarray of int, shape (K, C, L)
+        Nodes of each branch and bound (0 for the ball's exact engine).
+    params, info : dict
+        Parameters and run details.
+    """
+
+    n: np.ndarray
+    m: np.ndarray
+    columns: np.ndarray
+    status: np.ndarray
+    seconds: np.ndarray
+    nodes: np.ndarray
+    params: dict = field(default_factory=dict)
+    info: dict = field(default_factory=dict)
+
+    _kind = "threshold"
+    _array_fields = ("n", "m", "columns", "status", "seconds", "nodes")
+
+    @property
+    def ratio(self) -> np.ndarray:
+        """m / n of each configuration."""
+        return self.m / self.n
+
+    def _column(self, column: str) -> int:
+        hits = np.flatnonzero(self.columns == column)
+        if hits.size == 0:
+            raise InputError(f"column must be one of {self.columns.tolist()}; got {column!r}.")
+        return int(hits[0])
+
+    def counts(self, column: str = "zero bias") -> dict[str, np.ndarray]:
+        """Per configuration: layers ``injective``, ``not_injective``, ``undetermined`` and ``run``."""
+        s = self.status[:, self._column(column), :]
+        inj = (s == INJECTIVE).sum(axis=1)
+        no = (s == NOT_INJECTIVE).sum(axis=1)
+        und = (s == UNDETERMINED).sum(axis=1)
+        return {"injective": inj, "not_injective": no, "undetermined": und, "run": inj + no + und}
+
+    def probability(self, column: str = "zero bias") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Estimated probability of injectivity per configuration and a 95 % interval that covers the undetermined.
+
+        Returns
+        -------
+        (p, low, high) : ndarrays, shape (K,)
+            ``p``: injective layers among the decided ones (NaN when none was run); ``low``: the Wilson
+            lower bound with every undetermined layer counted as not injective; ``high``: the Wilson
+            upper bound with every undetermined layer counted as injective. Without undetermined
+            layers this is the Wilson interval.
+        """
+        c = self.counts(column)
+        decided = c["injective"] + c["not_injective"]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = np.where(decided > 0, c["injective"] / np.maximum(decided, 1), np.nan)
+        low, _ = wilson_interval(c["injective"], c["run"])
+        _, high = wilson_interval(c["injective"] + c["undetermined"], c["run"])
+        return p, low, high
+
+    def crossing(self, n: int, column: str = "zero bias") -> dict:
+        r"""The ratio m/n where the probability of injectivity is 1/2, for dimension ``n``.
+
+        A logistic regression of the decided layers' verdicts on m/n (maximum likelihood by Newton's
+        method), with a standard error by the delta method; and, as a check that needs no model, the
+        linear interpolation of the observed proportions at their first crossing of 1/2.
+
+        Returns
+        -------
+        dict
+            ``q50`` and ``se`` (logistic), ``slope`` (per unit of m/n), ``interpolated``,
+            ``undetermined`` (layers of this dimension not decided), ``layers`` (decided).
+        """
+        n = as_count(n, "n", minimum=1)
+        sel = self.n == n
+        if not sel.any():
+            raise InputError(f"n must be a dimension of this result ({sorted(set(self.n.tolist()))}); got {n}.")
+        c = self.counts(column)
+        q = self.ratio[sel]
+        k = c["injective"][sel].astype(float)
+        tot = (c["injective"] + c["not_injective"])[sel].astype(float)
+        keep = tot > 0
+        q, k, tot = q[keep], k[keep], tot[keep]
+        out = {
+            "n": n,
+            "column": str(column),
+            "undetermined": int(c["undetermined"][sel].sum()),
+            "layers": int(tot.sum()),
+            "interpolated": _interpolated_crossing(q, k / np.maximum(tot, 1)),
+        }
+        out.update(_logistic_crossing(q, k, tot))
+        return out
+
+    def trend(self, column: str = "zero bias", *, n_min: int = 4) -> dict:
+        r"""Fit ``q50(n) = q_inf + c / n`` (weighted least squares, weights ``1 / se^2``) over ``n >= n_min``.
+
+        Returns
+        -------
+        dict
+            ``q_inf`` and its standard error ``se``, ``c``, and the crossings ``per_n`` used.
+            With fewer than two dimensions, ``q_inf`` is NaN.
+        """
+        per = [self.crossing(int(n), column) for n in sorted(set(self.n.tolist())) if n >= n_min]
+        per = [c for c in per if np.isfinite(c["q50"]) and c["se"] > 0]
+        out: dict[str, Any] = {"per_n": per, "n_min": n_min}
+        if len(per) < 2:
+            return dict(out, q_inf=math.nan, se=math.nan, c=math.nan)
+        x = np.array([1.0 / c["n"] for c in per])
+        y = np.array([c["q50"] for c in per])
+        w = np.array([1.0 / c["se"] ** 2 for c in per])
+        A = np.c_[np.ones_like(x), x]
+        cov = np.linalg.inv(A.T @ (A * w[:, None]))
+        beta = cov @ (A.T @ (w * y))
+        return dict(out, q_inf=float(beta[0]), se=float(math.sqrt(cov[0, 0])), c=float(beta[1]))
+
+    def growth(self, column: str = "zero bias") -> list[dict]:
+        """Per dimension: layers run, decided share, median and largest seconds of one decision."""
+        j = self._column(column)
+        rows = []
+        for n in sorted(set(self.n.tolist())):
+            s = self.status[self.n == n, j, :]
+            t = self.seconds[self.n == n, j, :][s != NOT_RUN]
+            run = int((s != NOT_RUN).sum())
+            if run == 0:
+                continue
+            rows.append(
+                {
+                    "n": int(n),
+                    "layers": run,
+                    "decided": float(((s == INJECTIVE) | (s == NOT_INJECTIVE)).sum() / run),
+                    "median_seconds": float(np.median(t)),
+                    "max_seconds": float(t.max()),
+                }
+            )
+        return rows
+
+    def summary(self) -> dict:
+        """Counts for reports: layers run, decided and undetermined per column, the crossings at zero bias."""
+        out: dict[str, Any] = {"configurations": int(self.n.size)}
+        for col in self.columns.tolist():
+            c = self.counts(col)
+            out[col] = {
+                "layers": int(c["run"].sum()),
+                "injective": int(c["injective"].sum()),
+                "not_injective": int(c["not_injective"].sum()),
+                "undetermined": int(c["undetermined"].sum()),
+            }
+        if "zero bias" in self.columns.tolist():
+            out["q50"] = {int(n): round(self.crossing(int(n))["q50"], 3) for n in sorted(set(self.n.tolist()))}
+        return out
+
+
+def _interpolated_crossing(q: np.ndarray, p: np.ndarray) -> float:
+    """Where the piecewise linear curve of ``p`` over ``q`` first reaches 1/2 (NaN if it never does)."""
+    above = np.flatnonzero(p >= 0.5)
+    if above.size == 0:
+        return math.nan
+    i = int(above[0])
+    if i == 0:
+        return float(q[0]) if p[0] == 0.5 else math.nan
+    q0, q1, p0, p1 = q[i - 1], q[i], p[i - 1], p[i]
+    return float(q0 + (0.5 - p0) * (q1 - q0) / (p1 - p0))
+
+
+def _logistic_crossing(q: np.ndarray, k: np.ndarray, tot: np.ndarray) -> dict:
+    """Binomial logistic regression ``logit p = b0 + b1 q`` by Newton's method; ``q50 = -b0 / b1``."""
+    nan = {"q50": math.nan, "se": math.nan, "slope": math.nan}
+    if q.size < 2 or np.all(k == 0) or np.all(k == tot):
+        return nan
+    X = np.c_[np.ones_like(q), q - q.mean()]  # centred: a better conditioned Newton step
+    beta = np.zeros(2)
+    ridge = 1e-6 * np.eye(2)  # keeps the step finite when the classes are (almost) separated
+    for _ in range(100):
+        eta = np.clip(X @ beta, -30, 30)
+        p = 1 / (1 + np.exp(-eta))
+        H = X.T @ (X * (tot * p * (1 - p))[:, None]) + ridge
+        g = X.T @ (k - tot * p)
+        step = np.linalg.solve(H, g)
+        beta = beta + step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    eta = np.clip(X @ beta, -30, 30)
+    p = 1 / (1 + np.exp(-eta))
+    H = X.T @ (X * (tot * p * (1 - p))[:, None]) + ridge
+    if not beta[1] > 0:
+        return nan
+    cov = np.linalg.inv(H)
+    q50 = q.mean() - beta[0] / beta[1]
+    grad = np.array([-1 / beta[1], beta[0] / beta[1] ** 2])
+    se = float(math.sqrt(max(grad @ cov @ grad, 0.0)))
+    return {"q50": float(q50), "se": se, "slope": float(beta[1])}
+
+
+def threshold(
+    *,
+    size: str = "fast",
+    n_values: Iterable[int] | None = None,
+    points: int | None = None,
+    layers: int | None = None,
+    layers_large: int | None = None,
+    ball_variances: Sequence[float] = (0.1, 1.0),
+    bias_max_n: int = 8,
+    ball_max_n: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+    executor: Executor | None = None,
+    max_workers: int | None = None,
+    cache_dir: str | os.PathLike | None = None,
+    progress: Any = None,
+) -> ThresholdResult:
+    r"""The probability that a Gaussian ReLU layer is injective on :math:`\mathbb{R}^n`, against m/n, exactly.
+
+    For every dimension ``n`` and number of rows ``m`` (ratios m/n from 2 to 10; from 3 to 10 with 15
+    points for ``n >= 10``), ``layers`` weight matrices ``W`` with i.i.d. standard normal entries and one
+    standard normal vector ``z`` each. Every layer is asked (the :attr:`ThresholdResult.columns`):
+
+    * ``"zero bias"``: is ReLU(Wx) injective on R^n? -- the question of the literature;
+    * ``"bias, R^n"``: is ReLU(Wx - z) injective on R^n? On R^n the scale of a bias is the scale of the
+      domain (:math:`\mathrm{ReLU}(W\sigma y - \sigma z) = \sigma\,\mathrm{ReLU}(Wy - z)`), so this is the
+      answer for the bias :math:`\sigma z` at every :math:`\sigma > 0`;
+    * ``"bias <v>, ball"`` for each ``v`` in ``ball_variances``: is ReLU(Wx - sqrt(v) z) injective on
+      the unit ball? -- the setting of the paper's Figure "isinj" (up to ``ball_max_n``).
+
+    The R^n questions are decided by the half-space depth branch and bound (see the module
+    docstring): a proof, a verified direction with fewer than ``n`` active rows, or "undetermined"
+    when ``time_limit`` runs out -- counted and shown as such. A layer injective on R^n is injective on
+    the ball; the others go to :func:`relu_frames_nb.check` on the ball (a certificate or a verified
+    pair, or "undetermined").
+
+    Parameters
+    ----------
+    size : {"fast", "full"}, default "fast"
+        ``"fast"``: n = 3, 4, 5, 6, 8, 17 ratios, 100 layers per point, the ball columns up to
+        n = 4, 60 s per question (minutes on two cores). ``"full"``: also n = 10, 12 (40 layers per
+        point, zero bias only), 33 ratios and 200 layers per point for n <= 8, the ball columns up
+        to n = 8, 600 s per question. The options below override single settings.
+    n_values : iterable of int, optional
+        Dimensions (each >= 2).
+    points : int, optional
+        Ratios per dimension below ``n = 10`` (distinct integers m; small ``n`` may have fewer).
+    layers, layers_large : int, optional
+        Layers per configuration for ``n < 10`` and ``n >= 10``.
+    ball_variances : sequence of float, default (0.1, 1)
+        Bias variances of the ball columns (the paper's 0.1 and 1).
+    bias_max_n : int, default 8
+        Largest dimension with the column ``"bias, R^n"``.
+    ball_max_n : int, optional
+        Largest dimension with the ball columns (``"fast"``: 4, ``"full"``: 8; the exact engine on
+        the ball costs about ten times the depth search).
+    time_limit : float, optional
+        Seconds per layer and question.
+    seed : int, default 0
+        Root seed; the layers of configuration ``(n, m)`` are keyed by ``(n, m, layer)``.
+    executor, max_workers, cache_dir, progress
+        As for :func:`isinj` (a Dask cluster's ``client.get_executor()`` runs the configurations
+        in parallel; ``cache_dir`` keeps finished configurations).
+
+    Returns
+    -------
+    ThresholdResult
+
+    Notes
+    -----
+    The anchors :data:`THRESHOLD_ANCHORS` are asymptotic (``n -> infinity``). At the sizes here the
+    crossing of 1/2 lies below them and rises with ``n`` (about 4.5 at ``n = 4``, 5.6 at ``n = 8``);
+    a fit in ``1/n`` is an extrapolation from a handful of small dimensions, no more.
+
+    Examples
+    --------
+    >>> from relu_frames_nb.experiments import threshold
+    >>> res = threshold(n_values=[3], points=5, layers=20, bias_max_n=0, ball_max_n=0, max_workers=1)
+    >>> res.m.tolist(), int(res.counts()["undetermined"].sum())
+    ([6, 12, 18, 24, 30], 0)
+    """
+    size = check_size(size)
+    preset = _THRESHOLD_SIZES[size]
+    n_vals = check_ints(preset["n_values"] if n_values is None else n_values, "n_values", 2)
+    pts = as_count(preset["points"] if points is None else points, "points", minimum=2)
+    L = as_count(preset["layers"] if layers is None else layers, "layers")
+    L_large = as_count(preset["layers_large"] if layers_large is None else layers_large, "layers_large")
+    var = tuple(as_positive(v, "ball_variances") for v in ball_variances)
+    params = {
+        "size": size,
+        "n_values": sorted(set(n_vals)),
+        "points": pts,
+        "layers": L,
+        "layers_large": L_large,
+        "large_from": LARGE_FROM,
+        "ball_variances": list(var),
+        "bias_max_n": as_count(bias_max_n, "bias_max_n", minimum=0),
+        "ball_max_n": as_count(preset["ball_max_n"] if ball_max_n is None else ball_max_n, "ball_max_n", minimum=0),
+        "time_limit": as_positive(preset["time_limit"] if time_limit is None else time_limit, "time_limit"),
+        "seed": as_seed(seed),
+        "weights": "i.i.d. standard normal entries",
+        "bias": "sigma * z, z standard normal, one z per layer; the ball is the unit ball",
+    }
+    executor = check_executor(executor)
+    cache = Cache(cache_dir, "threshold", params)
+    tasks = []
+    for n in params["n_values"]:
+        large = n >= LARGE_FROM
+        for m in _m_values(n, pts, large):
+            spec = dict(params, n=n, m=m, layers=L_large if large else L, with_bias=n <= params["bias_max_n"],
+                        with_ball=n <= min(params["bias_max_n"], params["ball_max_n"]))  # fmt: skip
+            # cost: the branch and bound is slowest near the threshold and grows about 10x per two dimensions
+            cost = spec["layers"] * (1 + spec["with_bias"] + 10 * spec["with_ball"]) * 3.0 ** (n / 2) * math.exp(-abs(m / n - 6) / 2)
+            tasks.append((f"n{n:02d}_m{m:03d}", spec, cost))
+    results, info = run_experiment(
+        _threshold_task, tasks, executor=executor, max_workers=max_workers, cache=cache, progress=progress, desc="threshold"
+    )
+    Lmax = max(spec["layers"] for _, spec, _ in tasks)
+    K, V = len(tasks), 2 + len(var)
+    status = np.full((K, V, Lmax), NOT_RUN, np.int8)
+    seconds = np.zeros((K, V, Lmax), np.float32)
+    nodes = np.zeros((K, V, Lmax), np.int64)
+    for i, (name, spec, _) in enumerate(tasks):
+        r = results[name]
+        ell = spec["layers"]
+        status[i, :, :ell], seconds[i, :, :ell], nodes[i, :, :ell] = r["status"], r["seconds"], r["nodes"]
+    return ThresholdResult(
+        n=np.array([spec["n"] for _, spec, _ in tasks], np.int64),
+        m=np.array([spec["m"] for _, spec, _ in tasks], np.int64),
+        columns=np.array(_columns(var)),
+        status=status,
+        seconds=seconds,
+        nodes=nodes,
+        params=params,
+        info=info,
+    )
