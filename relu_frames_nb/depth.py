@@ -259,19 +259,21 @@ class _Search:
         if t >= self.k:
             return None
         # disjoint free parts: each needs its own removal
-        used, g, C = 0, 0, first
+        used, g, C, best = 0, 0, first, first & free
         while C is not None:
             f = C & free
             if f == 0:
                 return None  # a circuit of kept rows and negated removed rows: no removal breaks it
+            if bin(f).count("1") < bin(best).count("1"):
+                best = f
             g += 1
             if t + g > self.k:
                 return None
             used |= f
             C = self.signed(removed, kept, (free & ~used) | kept)
-        # branch on the free points of the circuit of all the points left (measured best), the point
-        # in the most circuits first: the later branches keep it, which closes them sooner
-        f = first & free
+        # branch on the smallest free part met (fewest children), the point in the most circuits
+        # first: the later branches keep it, which closes them sooner
+        f = best
         order = sorted((i for i in range(self.m) if f >> i & 1), key=lambda i: -self.count[i])
         kk = kept
         for i in order:

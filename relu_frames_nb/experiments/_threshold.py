@@ -68,7 +68,7 @@ _THRESHOLD_SIZES = {
         "layers": 200,
         "layers_large": 40,
         "time_limit": 600.0,
-        "ball_max_n": 8,
+        "ball_max_n": 6,
     },
 }
 
@@ -436,7 +436,7 @@ def threshold(
         ``"fast"``: n = 3, 4, 5, 6, 8, 17 ratios, 100 layers per point, the ball columns up to
         n = 4, 60 s per question (minutes on two cores). ``"full"``: also n = 10, 12 (40 layers per
         point, zero bias only), 33 ratios and 200 layers per point for n <= 8, the ball columns up
-        to n = 8, 600 s per question. The options below override single settings.
+        to n = 6, 600 s per question. The options below override single settings.
     n_values : iterable of int, optional
         Dimensions (each >= 2).
     points : int, optional
@@ -448,7 +448,7 @@ def threshold(
     bias_max_n : int, default 8
         Largest dimension with the column ``"bias, R^n"``.
     ball_max_n : int, optional
-        Largest dimension with the ball columns (``"fast"``: 4, ``"full"``: 8; the exact engine on
+        Largest dimension with the ball columns (``"fast"``: 4, ``"full"``: 6; the exact engine on
         the ball costs about ten times the depth search).
     time_limit : float, optional
         Seconds per layer and question.
