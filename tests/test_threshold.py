@@ -109,6 +109,15 @@ def test_the_experiment_is_reproducible_and_round_trips(tmp_path):
     # ball columns only up to ball_max_n, every other question decided
     assert np.all(a.status[a.n == 4][:, 2:] == ex.NOT_RUN)
     assert np.all(a.status[:, :2] >= 0) and np.all(a.status[a.n == 3] >= 0)
+    # every layer can be drawn again and checked through the front door
+    for i in (2, 7):
+        n_, m_ = int(a.n[i]), int(a.m[i])
+        W, z = a.layer(n_, m_, 5)
+        assert W.shape == (m_, n_)
+        v = rf.check(rf.ReLULayer(W, 0.0), rf.RealSpace(n_))
+        assert v.status == ("injective" if a.status[i, 0, 5] == ex.INJECTIVE else "not injective")
+    with pytest.raises(InputError, match="t must be a layer"):
+        a.layer(3, 6, 12)
     p = a.save(tmp_path / "thr")
     c = ex.load_result(p)
     assert isinstance(c, ex.ThresholdResult)

@@ -228,6 +228,23 @@ class ThresholdResult(Result):
         """m / n of each configuration."""
         return self.m / self.n
 
+    def layer(self, n: int, m: int, t: int) -> tuple[np.ndarray, np.ndarray]:
+        """The weights ``W`` (shape ``(m, n)``) and the bias direction ``z`` of layer ``t`` of configuration ``(n, m)``.
+
+        Drawn again from the run's seed, so every verdict can be checked independently (e.g. with
+        :func:`relu_frames_nb.check`); the zero-bias question is about ``ReLU(W x)``, the biased ones
+        about ``ReLU(W x - sigma z)``.
+        """
+        n, m, t = as_count(n, "n"), as_count(m, "m"), as_count(t, "t", minimum=0)
+        hit = np.flatnonzero((self.n == n) & (self.m == m))
+        if hit.size == 0:
+            raise InputError(f"(n, m) must be a configuration of this result; got ({n}, {m}).")
+        if not t < int((self.status[hit[0], 0] != NOT_RUN).sum()):
+            raise InputError(f"t must be a layer of configuration ({n}, {m}); got {t}.")
+        rng = np.random.default_rng(as_seed_sequence(self.params["seed"], key=(EXP_ID["threshold"], n, m, t, 0)))
+        W = rng.standard_normal((m, n))
+        return W, rng.standard_normal(m)
+
     def _column(self, column: str) -> int:
         hits = np.flatnonzero(self.columns == column)
         if hits.size == 0:
