@@ -72,7 +72,7 @@ HERE = Path.cwd()  # Jupyter starts kernels in the notebook's folder
 # | [05_maximal_bias](05_maximal_bias.ipynb) | most correlated bases, $\alpha_c$, $\alpha^\flat$, Example "a" and Figure 3 (right), $\alpha^\sharp$, the main theorem |
 # | [06_sampling](06_sampling.ipynb) | the sampling estimate, covering radii, convergence, Figure "propinj", limits in high dimension |
 # | [07_polytope_bias](07_polytope_bias.ipynb) | inscribing polytope, omnidirectionality, the polytope bias on five domains, Figures "omni", "poly", 4, "conv" |
-# | [08_random_layers](08_random_layers.ipynb) | random layers and redundancy: Figure "isinj" against the exact test |
+# | [08_random_layers](08_random_layers.ipynb) | random layers and redundancy: Figure "isinj" against the exact test, the threshold decided exactly |
 # | [09_reconstruction](09_reconstruction.ipynb) | ReLU-synthesis, ReLU-duals, left-inverse banks, PReLU, the ReLU frame algorithm |
 # | [10_stability](10_stability.ipynb) | stable rectification, local stability, global bounds, the image of a layer, a second layer |
 # | [11_appendix](11_appendix.ipynb) | admissibility (App. A), omnidirectionality (App. B), the algorithms of App. C mapped to the API |

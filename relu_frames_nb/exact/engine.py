@@ -67,6 +67,7 @@ def solve_exact(
     n_samples: int = 2000,
     rng: Any = None,
     max_subsets: int = 200_000,
+    depth: bool = True,
 ) -> ExactResult:
     r"""Decide whether ``ReLU(W x - alpha)`` is injective on ``K`` (see the module docstring).
 
@@ -92,6 +93,9 @@ def solve_exact(
     max_subsets : int
         ``h`` is computed exactly when ``C(m, n-1) <= max_subsets``; otherwise general
         position is assumed and checked as far as cheap.
+    depth : bool
+        Ask the half-space depth search (zero bias, R^n, R^n as a superset) with ``method="auto"``;
+        False gives the pipeline without it (a baseline for benchmarks).
 
     Returns
     -------
@@ -101,7 +105,7 @@ def solve_exact(
     rng = np.random.default_rng(0) if rng is None else rng
     state: dict = {}
     try:
-        return _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, max_subsets, state)
+        return _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, max_subsets, state, depth)
     except BudgetExhausted as exc:
         run, subs, info = state.get("run"), state.get("subs"), state.get("info")
         info = info or HyperplaneInfo(0, False, "not computed (time limit)", usable=False)
@@ -114,7 +118,7 @@ def solve_exact(
                            0 if run is None else run.n_solves, "", notes, text)  # fmt: skip
 
 
-def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, max_subsets, state) -> ExactResult:
+def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, max_subsets, state, depth=True) -> ExactResult:
     if K.finite:
         return finite_result(W, alpha, K, t0, budget)
     bad = unsupported(K)
@@ -137,7 +141,7 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
     # 1. cheap witnesses: samples, then a greedy descent from the best of them
     sample_search(run, subs, h, n_samples, rng)
     # 2. directions: zero bias, R^n, or R^n as a superset (an exact branch and bound on the half-space depth)
-    if run.pair is None and method == "auto" and info.usable:
+    if run.pair is None and method == "auto" and depth and info.usable:
         got = depth_stage(run, info)
         if got is not None:
             status, proof = got

@@ -1,0 +1,188 @@
+"""Hard layers (issue 17): zero bias near the threshold, and biased layers on five domains.
+
+Two measurements, each beside the share decided by the exact engine *without* the half-space depth
+stage (``method="milp"``: the pipeline before issue 17, run in the same process on a subset):
+
+1. **Zero bias at m/n = 7** (Gaussian rows, ``rf.check(layer, RealSpace(n))``): the share decided
+   within 60 s at n = 10 and n = 12 (targets 90 % and 80 % of 20 layers), within 10 minutes at
+   n = 16 (target 50 %), and the growth of the time from n = 6 to 20 (median of a few layers, capped).
+2. **Biased layers on five domains** (ball, box [-1, 1]^n, shell 0.5 <= |x| <= 1, positive ball, hull
+   of 4n Gaussian points): unit rows, m in [3n, 8n], a constant bias near the transition (the sampled
+   maximal constant bias capped at 0 plus a uniform shift in [-0.2, 0.02]); the share decided within
+   60 s each at n <= 8 (shells separately), n = 10..12, n = 16 (m = 5n), and within 5 minutes at n = 24.
+
+``python -m benchmarks hard`` runs a small sample of each (minutes); ``--full`` the sizes of the
+targets (hours on two cores).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+import relu_frames_nb as rf
+from benchmarks._common import Target, at_least, full_mode
+from relu_frames_nb._budget import Budget
+from relu_frames_nb.depth import halfspace_depth_at_least
+from relu_frames_nb.domains import Box, Hull, PositiveBall, Shell
+from relu_frames_nb.exact import solve_exact
+
+DOMAINS = ("ball", "box", "shell", "positive ball", "hull")
+
+
+def _domain(kind: str, n: int, rng) -> rf.Domain:
+    if kind == "ball":
+        return rf.Ball(n)
+    if kind == "box":
+        return Box(-1, 1, n=n)
+    if kind == "shell":
+        return Shell(n, 0.5, 1.0)
+    if kind == "positive ball":
+        return PositiveBall(n)
+    return Hull(rng.standard_normal((4 * n, n)))
+
+
+def decided(v) -> bool:
+    return str(v.status) in ("injective", "not injective")
+
+
+def without_depth(L: rf.ReLULayer, K: rf.Domain, limit: float):
+    """The exact engine as before issue 17 (no half-space depth stage), same process, same limit."""
+    return solve_exact(L.frame.vectors, np.asarray(L.alpha, float), K, budget=Budget(limit), depth=False)
+
+
+def zero_bias_layer(n: int, t: int) -> rf.ReLULayer:
+    m = 7 * n
+    return rf.ReLULayer(np.random.default_rng([17, n, t]).standard_normal((m, n)), 0.0)
+
+
+def zero_bias(n: int, layers: int, limit: float, baseline_layers: int) -> dict:
+    """Share of zero-bias layers at m = 7n decided on R^n within ``limit``; the same without the depth stage."""
+    now, before, secs = 0, 0, []
+    for t in range(layers):
+        L = zero_bias_layer(n, t)
+        t0 = time.perf_counter()
+        v = rf.check(L, rf.RealSpace(n), time_limit=limit, progress=False)
+        sec = time.perf_counter() - t0
+        secs.append(sec)
+        ok = decided(v) and sec <= limit + 1.0
+        now += ok
+        line = f"zero bias n={n:>2} m={7 * n:>3} layer {t:>2}: {v.status:<14} {v.method:<18} {sec:7.2f} s"
+        if t < baseline_layers:
+            t0 = time.perf_counter()
+            b = without_depth(L, rf.RealSpace(n), limit)
+            bsec = time.perf_counter() - t0
+            before += decided(b) and bsec <= limit + 1.0
+            line += f"   without depth: {b.status:<14} {bsec:7.2f} s"
+        print(line, flush=True)
+    print(
+        f"zero bias n={n}: decided {now}/{layers} within {limit:g} s (median {np.median(secs):.1f} s, max {max(secs):.1f} s); "
+        f"without the depth stage {before}/{baseline_layers}",
+        flush=True,
+    )
+    return {"n": n, "share": now / layers, "before": before / max(baseline_layers, 1), "median": float(np.median(secs))}
+
+
+def growth(dims, *, reps: int, cap: float) -> list[dict]:
+    """Median seconds of the depth search (zero bias, m = 7n) per dimension, with a cap per layer."""
+    rows = []
+    for n in dims:
+        secs, und = [], 0
+        for t in range(reps):
+            W = zero_bias_layer(n, 100 + t).frame.vectors
+            res = halfspace_depth_at_least(W, n - 1, time_limit=cap)
+            secs.append(res.seconds)
+            und += res.status == "undetermined"
+        rows.append({"n": n, "median": float(np.median(secs)), "max": float(max(secs)), "undetermined": und, "reps": reps})
+        print(f"growth n={n:>2} m={7 * n:>3}: median {np.median(secs):8.2f} s, max {max(secs):8.2f} s, "
+              f"undetermined {und}/{reps} (cap {cap:g} s)", flush=True)  # fmt: skip
+        if und == reps:
+            break
+    return rows
+
+
+def biased_suite(dims, per_domain: int, seed: int = 17):
+    """``(n, kind, layer, domain)``: unit rows, m in [3n, 8n] (5n from n = 16), a bias near the transition."""
+    from relu_frames_nb.bias.correlated import max_constant_bias
+
+    rng = np.random.default_rng(seed)
+    for n in dims:
+        for kind in DOMAINS:
+            for _ in range(per_domain):
+                m = 5 * n if n >= 16 else int(rng.integers(3 * n, 8 * n + 1))
+                W = rng.standard_normal((m, n))
+                W /= np.linalg.norm(W, axis=1, keepdims=True)
+                K = _domain(kind, n, rng)
+                est = max_constant_bias(W, K, n_samples=20_000, seed=int(rng.integers(2**31)))
+                alpha = float(min(est, 0.0) + rng.uniform(-0.2, 0.02))
+                yield n, kind, rf.ReLULayer(W, alpha), K
+
+
+def biased(dims, per_domain: int, limit: float, baseline: bool) -> list[dict]:
+    rows = []
+    for n, kind, L, K in biased_suite(dims, per_domain):
+        t0 = time.perf_counter()
+        v = rf.check(L, K, time_limit=limit, progress=False)
+        sec = time.perf_counter() - t0
+        row = {"n": n, "kind": kind, "ok": decided(v) and sec <= limit + 1.0, "seconds": sec, "before": None}
+        line = f"n={n:>2} m={L.m:>3} {kind:<13} α={float(L.alpha[0]):+.3f}: {v.status:<14} {v.method:<18} {sec:6.1f} s"
+        if baseline:
+            t0 = time.perf_counter()
+            b = without_depth(L, K, limit)
+            bsec = time.perf_counter() - t0
+            row["before"] = decided(b) and bsec <= limit + 1.0
+            line += f"   without depth: {b.status:<14} {bsec:6.1f} s"
+        print(line, flush=True)
+        rows.append(row)
+    return rows
+
+
+def _share(rows, sel) -> tuple[float, float | None, int]:
+    part = [r for r in rows if sel(r)]
+    if not part:
+        return float("nan"), None, 0
+    now = sum(r["ok"] for r in part) / len(part)
+    base = [r["before"] for r in part if r["before"] is not None]
+    return now, (sum(base) / len(base) if base else None), len(part)
+
+
+def main() -> list[Target]:
+    full = full_mode()
+    targets = []
+    # 1. zero bias at m = 7n
+    growth((6, 8, 10, 12, 14, 16, 18, 20) if full else (6, 8, 10, 12), reps=5 if full else 3, cap=600.0 if full else 60.0)
+    for n, layers, limit, share, base in (
+        (10, 20 if full else 6, 60.0, 0.90, 4 if full else 2),
+        (12, 20 if full else 6, 60.0, 0.80, 4 if full else 2),
+    ):
+        r = zero_bias(n, layers, limit, base)
+        targets.append(at_least(f"zero bias m=7n, n={n}: decided within {limit:g} s (without depth: {r['before']:.0%})",
+                                100 * r["share"], 100 * share, "%"))  # fmt: skip
+    if full:
+        r = zero_bias(16, 6, 600.0, 0)
+        targets.append(at_least("zero bias m=7n, n=16: decided within 600 s", 100 * r["share"], 50, "%"))
+    # 2. biased layers on five domains
+    rows = biased((4, 6, 8, 10, 11, 12) if full else (6, 10, 12), 4 if full else 1, 60.0, baseline=True)
+    for label, sel, share in (
+        ("n <= 8, shells excluded", lambda r: r["n"] <= 8 and r["kind"] != "shell", 1.0),
+        ("n <= 8 shells", lambda r: r["n"] <= 8 and r["kind"] == "shell", 1.0),
+        ("n = 10..12, five domains", lambda r: 10 <= r["n"] <= 12, 0.95),
+    ):
+        now, before, k = _share(rows, sel)
+        if k:
+            text = f"biased {label}: decided within 60 s ({k} layers; without depth: {before:.0%})"
+            targets.append(at_least(text, 100 * now, 100 * share, "%"))
+    if full:
+        rows16 = biased((16,), 4, 60.0, baseline=False)
+        now, _, k = _share(rows16, lambda r: True)
+        targets.append(at_least(f"biased n = 16, m = 5n: decided within 60 s ({k} layers)", 100 * now, 80, "%"))
+        rows24 = biased((24,), 2, 300.0, baseline=False)
+        now, _, k = _share(rows24, lambda r: True)
+        targets.append(at_least(f"biased n = 24, m = 5n: decided within 300 s ({k} layers)", 100 * now, 50, "%"))
+    return targets
+
+
+if __name__ == "__main__":
+    for t in main():
+        print(t.line())
