@@ -26,8 +26,11 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from .._validation import as_count, as_positive, as_seed, as_seed_sequence
+from ..checking import check
 from ..depth import halfspace_depth_at_least
+from ..domains import Ball
 from ..errors import InputError
+from ..layer import ReLULayer
 from ._runner import EXP_ID, Cache, Result, check_executor, check_ints, check_size, run_experiment
 
 __all__ = [
@@ -139,10 +142,6 @@ def _columns(ball_variances: Sequence[float]) -> list[str]:
 
 def _ball_verdict(W: np.ndarray, alpha: np.ndarray, time_limit: float) -> tuple[int, float]:
     """Status code and seconds of ``rf.check`` on the unit ball (the exact engine)."""
-    from ..checking import check
-    from ..domains import Ball
-    from ..layer import ReLULayer
-
     t0 = time.perf_counter()
     v = check(ReLULayer(W, alpha), Ball(W.shape[1]), time_limit=time_limit)
     code = {"injective": INJECTIVE, "not injective": NOT_INJECTIVE}.get(str(v.status), UNDETERMINED)
