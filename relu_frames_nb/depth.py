@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from ._lp import linprog_quiet
+from ._pairs import pow2_scale
 from ._rational import barycentric
 from ._validation import as_count, as_matrix, as_nonnegative
 from .errors import InputError
@@ -320,10 +321,15 @@ def halfspace_depth_at_least(
     P0 = as_matrix(points, "points")
     k = as_count(k, "k", minimum=0)
     m, n = P0.shape
-    norms = np.linalg.norm(P0, axis=1)
-    if np.any(norms == 0):
+    if np.any(np.all(P0 == 0, axis=1)):
         raise InputError("points must be non-zero (a zero point is in every closed half-space); got a zero row.")
-    P = P0 / norms[:, None]
+    # circuits and directions only see each row's direction: scale every row by a power of two (exact,
+    # unless an entry would underflow; such rows stay as given) so that the checks meet numbers near 1
+    s = pow2_scale(P0, axis=1)
+    P2 = P0 * s[:, None]
+    keep = np.all(P2 / s[:, None] == P0, axis=1)
+    P0 = np.where(keep[:, None], P2, P0)
+    P = P2 / np.linalg.norm(P2, axis=1)[:, None]  # the search's unit rows
     kept_mask = 0
     for i in [] if kept is None else list(kept):
         if not 0 <= int(i) < m:

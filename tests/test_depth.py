@@ -108,3 +108,21 @@ def test_a_bias_on_real_space_agrees_with_the_milp_on_the_faces():
         by_milp = solve_exact(P.W, P.alpha, P.K, budget=Budget(30), method="milp")
         if by_depth.decided and by_milp.decided:
             assert by_depth.status == by_milp.status, (seed, by_depth.text, by_milp.text)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_answer_does_not_change_when_rows_are_scaled_by_powers_of_ten(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 5))
+    W = rng.standard_normal((int(rng.integers(3 * n, 6 * n)), n))
+    d = _data_depth(W)
+    scales = 10.0 ** rng.integers(-250, 251, W.shape[0])
+    for k in (d - 1, d):
+        if k < 0:
+            continue
+        plain = halfspace_depth_at_least(W, k)
+        scaled = halfspace_depth_at_least(W * scales[:, None], k)
+        assert plain.status == scaled.status == ("deep" if d > k else "shallow"), (seed, k, d)
+        if scaled.status == "shallow":  # the direction is checked on the scaled rows themselves
+            rest = np.setdiff1d(np.arange(W.shape[0]), scaled.removal)
+            assert np.all((W * scales[:, None])[rest] @ scaled.direction < 0)
