@@ -24,7 +24,7 @@ import numpy as np
 
 from .._pairs import PAIR_RTOL, collides
 from ._hyperplanes import HyperplaneInfo
-from ._regions import PolyRegion, region_for
+from ._regions import PolyRegion, RoundRegion, region_for, shell_pieces
 from ._result import make_result, short_vec
 from ._state import Run, Sub
 
@@ -260,6 +260,11 @@ def subproblems(run):
         _finish_points(run, subs)
         return subs
     region = region_for(Kr, Phi)
+    if isinstance(region, RoundRegion) and region.s > 0 and not region.positive and np.any(a > 0):
+        # a positive bias switches rows off near the centre, inside the hole: the ball around the shell
+        # cannot be certified there, its convex pieces can (and a witness must lie in the shell anyway)
+        run.notes.append(f"the shell (a bias > 0 somewhere): solved on {2 * d} convex pieces that cover it")
+        return [Sub(name, Phi, a, piece, lambda z: z) for name, piece in shell_pieces(region)]
     return [Sub("", Phi, a, region, lambda z: z)]
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from .._lp import linprog_quiet, min_norm_point
 from ..domains import LinearDescription
 
-__all__ = ["Region", "PolyRegion", "RoundRegion", "region_for"]
+__all__ = ["Region", "PolyRegion", "RoundRegion", "region_for", "shell_pieces"]
 
 
 class Region:
@@ -200,8 +200,11 @@ class RoundRegion(Region):
         sphere: bool = False,
         sides: int = 16,
         sampler: Any = None,
+        extra: tuple[np.ndarray, np.ndarray] | None = None,
     ):
         self.d, self.r, self.s = d, float(r), float(s)
+        #: linear constraints ``A z <= b`` that cut a piece out of the domain (see ``shell_pieces``)
+        self.extra = (np.zeros((0, d)), np.zeros(0)) if extra is None else (np.atleast_2d(extra[0]), np.atleast_1d(extra[1]))
         self._sampler = sampler
         self.sides = int(sides)
         self.positive, self.sphere = positive, sphere
@@ -227,6 +230,9 @@ class RoundRegion(Region):
             if self.cuts:
                 rows.append(np.hstack([np.array(self.cuts), np.zeros((len(self.cuts), ne))]))
                 rhs.append(np.full(len(self.cuts), self.r))
+            if self.extra[1].size:
+                rows.append(np.hstack([self.extra[0], np.zeros((self.extra[1].size, ne))]))
+                rhs.append(self.extra[1])
             if T.shape[0]:
                 rows.append(T)
                 rhs.append(self._tree_rhs)
@@ -298,9 +304,10 @@ class RoundRegion(Region):
         self._desc = None
 
     def _cell_rows(self, Phi_Z, beta_Z, t):
+        A_x, b_x = self.extra  # the piece's own constraints (no margin: they are not K's)
         if self.positive:
-            return np.vstack([Phi_Z, -np.eye(self.d)]), np.r_[beta_Z - t, np.full(self.d, -t)]
-        return Phi_Z, beta_Z - t
+            return np.vstack([Phi_Z, -np.eye(self.d), A_x]), np.r_[beta_Z - t, np.full(self.d, -t), b_x]
+        return np.vstack([Phi_Z, A_x]), np.r_[beta_Z - t, b_x]
 
     def cell_empty(self, Phi_Z, beta_Z):
         """True when the cell at ``beta`` provably misses the ball (see :meth:`misses`)."""
@@ -400,7 +407,64 @@ class RoundRegion(Region):
         z = p + min(max(lam, 0.0), 1.0) * dq
         nz = np.linalg.norm(z)
         margin = min(t0, self.r - nz, nz - self.s)
+        wide = self._shell_margin(Phi_Z, alpha_Z, q / np.linalg.norm(q))
+        if wide is not None and wide[1] > margin:
+            return wide
         return (z, margin) if margin > 0 else (None, None)
+
+    def _shell_margin(self, Phi_Z, alpha_Z, u):
+        """A point of the cell in the shell with a wide margin: one LP beyond the hole along ``u``.
+
+        Maximises ``t`` with every cell row at least ``t |phi_i|`` below its bias, ``<u, z> >= s + t``
+        (so ``|z| >= s + t``) and ``z`` in the outer polytope; the margin to the outer sphere is then
+        measured. None when the LP fails or the point leaves the ball.
+        """
+        D = self.outer()
+        d, ne = self.d, D.n_extra
+        k = Phi_Z.shape[0]
+        A_x, b_x = self.extra
+        norms = np.linalg.norm(Phi_Z, axis=1)
+        rows = [np.hstack([Phi_Z, np.zeros((k, ne)), norms[:, None]]),
+                np.hstack([-u[None, :], np.zeros((1, ne)), np.ones((1, 1))]),
+                np.hstack([D.A_ub, np.zeros((D.A_ub.shape[0], 1))])]  # fmt: skip
+        rhs = [alpha_Z, [-self.s], D.b_ub]
+        if self.positive:
+            rows.append(np.hstack([-np.eye(d), np.zeros((d, ne)), np.ones((d, 1))]))
+            rhs.append(np.zeros(d))
+        c = np.zeros(d + ne + 1)
+        c[-1] = -1.0
+        res = linprog_quiet(c, A_ub=np.vstack(rows), b_ub=np.concatenate([np.asarray(r_, float) for r_ in rhs]),
+                            bounds=list(zip(D.lower, D.upper)) + [(0.0, self.r)])  # fmt: skip
+        if res.status != 0:
+            return None
+        z = np.array(res.x[:d])
+        nz = float(np.linalg.norm(z))
+        margin = min(float(res.x[-1]), self.r - nz, nz - self.s)
+        if A_x.shape[0] and not np.all(A_x @ z <= b_x):
+            return None
+        return (z, margin) if margin > 1e-12 * self.scale else None
+
+
+def shell_pieces(region: RoundRegion) -> list[tuple[str, RoundRegion]]:
+    r"""Convex pieces that cover a shell or sphere: ``±z_j >= s / sqrt(d)`` within the ball, ``2d`` of them.
+
+    A point with :math:`\|z\| \ge s` has a coordinate with :math:`|z_j| \ge \|z\| / \sqrt d \ge s / \sqrt d`, so
+    the pieces cover the shell (the bound is lowered by a relative 1e-9 against rounding), and none
+    holds a point of norm below :math:`s / \sqrt d`: a set of rows that can be inactive together only
+    near the centre (a positive bias switches every row off at 0) meets no piece, where the ball,
+    which holds the hole, meets it. Certified on every piece is certified on the shell.
+    """
+    d, out = region.d, []
+    c = region.s / np.sqrt(d) * (1 - 1e-9)
+    for j in range(d):
+        for sigma in (1.0, -1.0):
+            row = np.zeros((1, d))
+            row[0, j] = -sigma
+            piece = RoundRegion(d, region.r, np.zeros((0, d)), s=region.s, sphere=region.sphere, sides=region.sides,
+                                sampler=region._sampler, extra=(row, np.array([-c])))  # fmt: skip
+            piece._rows, piece._rhs = region._rows, region._rhs  # the tangent planes of the rows
+            out.append((f"piece {'+' if sigma > 0 else '−'}z{j + 1} ≥ s/√{d}", piece))
+    return out
 
 
 def region_for(domain: Any, Phi: np.ndarray) -> Region:
