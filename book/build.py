@@ -42,7 +42,7 @@ API_SECTIONS = [
     ("Frames and layers", ["relu_frames_nb.frames", "relu_frames_nb.layer", "relu_frames_nb.zoo", "relu_frames_nb.sizes"]),
     ("Domains", ["relu_frames_nb.domains"]),
     ("Rectifying frames, maximal domains, collisions",
-     ["relu_frames_nb.rectifying", "relu_frames_nb.zero_bias", "relu_frames_nb.local_invertibility"]),
+     ["relu_frames_nb.rectifying", "relu_frames_nb.zero_bias", "relu_frames_nb.depth", "relu_frames_nb.local_invertibility"]),
     ("Bias estimation", ["relu_frames_nb.bias"]),
     ("Reconstruction", ["relu_frames_nb.reconstruction", "relu_frames_nb.left_inverse", "relu_frames_nb.frame_algorithm"]),
     ("Stability", ["relu_frames_nb.stability"]),

@@ -12,6 +12,8 @@ layer            :class:`ReLULayer` (batched forward, PyTorch convention), :clas
 rectifying       alpha-rectifying tests, maximal domain, collision witnesses
 local_invertibility  on a data set: where the active sub-frame spans the data's span
 zero_bias        the exact zero-bias test (Tukey depth of the origin)
+depth            exact half-space depth by branch and bound (zero bias and R^n beyond the Tukey
+                 enumeration's reach)
 bias/            most correlated bases and maximal constant bias (correlated),
                  sampling-based estimation (sampling), the inscribing polytope and
                  omnidirectionality (inscribing), polytope bias estimation (polytope),
@@ -25,7 +27,8 @@ checking         :func:`check`: the front door, "is this layer or network inject
 verdict          :class:`Verdict`, :class:`Certificate`, :class:`Status`: its one result
 exact/           the exact stage: mixed-integer programming (certificate or verified pair)
 network/         :class:`Network` (PyTorch-convention loaders), checked layer by layer
-experiments/     the paper's experiments (Figures "propinj", "isinj", "conv")
+experiments/     the paper's experiments (Figures "propinj", "isinj", "conv") and the
+                 injectivity threshold of random layers, decided exactly ("threshold")
 reference        literal transcriptions of Appendices A and C, for comparison
 sizes            :func:`full_size`: fast (CI) or paper-scale sizes for the notebooks
 cli              ``python -m relu_frames_nb check``: a trained layer or network
@@ -100,6 +103,7 @@ from .stability import (
     local_stability,
     measured_lipschitz,
 )
+from .depth import DepthSearch, halfspace_depth_at_least
 from .verdict import Certificate, Status, Verdict
 from .zero_bias import TukeyDepth, tukey_depth_origin, zero_bias_injective
 
@@ -138,6 +142,8 @@ __all__ = [
     "max_constant_bias",
     "sampling_bias",
     "tukey_depth_origin",
+    "halfspace_depth_at_least",
+    "DepthSearch",
     "zero_bias_injective",
     "TukeyDepth",
     "InscribingPolytope",
