@@ -322,7 +322,7 @@ assert passing[1] < passing[0] and passing[2] <= passing[1] and passing[2] <= 0.
 # `--full` adds $n = 10, 12$.
 
 # %%
-if FULL:  # about two hours on two cores; shares its cache with `reproduce threshold --full --out reproduce-out`
+if FULL:  # about an hour on two cores; shares its cache with `reproduce threshold --full --out reproduce-out`
     thr = experiments.threshold(size="full", max_workers=WORKERS, cache_dir="../reproduce-out/cache")
 else:
     thr = experiments.threshold(n_values=[3, 4, 5, 6], points=9, layers=60, ball_max_n=0, max_workers=WORKERS)
