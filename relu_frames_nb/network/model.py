@@ -1,5 +1,6 @@
 r"""A network of ReLU layers :math:`x \mapsto C_L(\dots C_2(C_1(x)))`, from ReLU layers, PyTorch-convention
-``(W, b)`` pairs (:meth:`Network.from_weights`), a PyTorch state dict or a fitted scikit-learn MLP.
+``(W, b)`` pairs (:meth:`Network.from_weights`), a PyTorch state dict, an ``nn.Sequential``
+(:meth:`Network.from_torch`) or a fitted scikit-learn MLP.
 
 Layers are stored as raw weights in the PyTorch convention ``ReLU(W x + b)`` (the paper's
 bias is ``alpha = -b``), so that weights the :class:`~relu_frames_nb.frames.Frame` class
@@ -51,6 +52,39 @@ def _layer_weights(item: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(item, (tuple, list)) and len(item) == 2:
         raise InputError(f"{name} must be a ReLULayer; got a {type(item).__name__} of two arrays: {CONVENTION_HELP}.")
     raise InputError(f"{name} must be a ReLULayer; got {type(item).__name__}. {CONVENTION_HELP[0].upper()}{CONVENTION_HELP[1:]}.")
+
+
+#: modules that are the identity at inference
+_INERT = ("Dropout", "Identity")
+
+
+def _torch_modules(module: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """``(name, module)`` in order, nested containers opened (``Sequential`` and plain iterables)."""
+    if type(module).__name__ == "Sequential" or isinstance(module, (list, tuple)):
+        items = module.named_children() if hasattr(module, "named_children") else enumerate(module)
+        for name, child in items:
+            yield from _torch_modules(child, f"{prefix}{name}.")
+        return
+    if hasattr(module, "named_children") and any(True for _ in module.named_children()):
+        raise InputError(
+            f"module {prefix.rstrip('.') or type(module).__name__} must be an nn.Sequential of Linear and ReLU; got a "
+            f"{type(module).__name__} with its own forward (wrap its layers in an nn.Sequential, or pass the state dict "
+            f"to Network.from_state_dict)."
+        )
+    yield prefix.rstrip(".") or type(module).__name__, module
+
+
+def _tensor(value: Any, name: str) -> np.ndarray:
+    """A torch tensor (or array) as a float array: detached and on the CPU first when it is a tensor."""
+    if value is None:
+        raise InputError(f"{name} must be a tensor; got None.")
+    if hasattr(value, "detach"):
+        value = value.detach()
+    if hasattr(value, "cpu"):
+        value = value.cpu()
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    return to_float_array(value, name)
 
 
 def _natural_key(name: str) -> list:
@@ -319,6 +353,81 @@ class Network:
             else f"the output layer ({out}, {np.shape(coefs[-1])[1]} units) is not a ReLU layer and is not checked"
         )
         return cls._from_pairs(layers, note=note)
+
+    @classmethod
+    def from_torch(cls, module: Any, *, include_output: bool = False) -> Network:
+        """The ReLU layers of a PyTorch ``nn.Sequential`` of ``Linear`` and ``ReLU`` (torch is not imported).
+
+        The modules are read in order (nested ``Sequential`` containers are opened): each ``Linear``
+        followed by a ``ReLU`` is a layer ``ReLU(W x + b)``; a leading ``Flatten`` (images in, vectors
+        to the first layer) and ``Dropout`` / ``Identity`` (the identity at inference) are skipped, which
+        :attr:`note` says. A last ``Linear`` without a ``ReLU`` is the model's output layer (logits):
+        it is left out, as with :meth:`from_sklearn`, unless ``include_output``.
+
+        Parameters
+        ----------
+        module : torch.nn.Sequential (or any iterable of modules, each with its class name)
+        include_output : bool, default False
+            Also take a last ``Linear`` without a ``ReLU``, followed by a ReLU. A certificate for that
+            network proves the model's last affine map injective too (ReLU is a function); a witness for
+            it says nothing about the model.
+
+        Returns
+        -------
+        Network
+
+        Raises
+        ------
+        InputError
+            For a module that is not a plain chain of the types above (convolutions, other
+            activations, a ``ReLU`` without a ``Linear`` before it, ...), naming it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> class Linear:  # stand-ins with the class names and attributes of torch.nn modules
+        ...     def __init__(self, W, b): self.weight, self.bias = W, b
+        >>> class ReLU: pass
+        >>> Network.from_torch([Linear(np.ones((4, 2)), np.zeros(4)), ReLU(), Linear(np.ones((3, 4)), None)])
+        Network(2 -> 4)
+        """
+        mods = [(name, mod, type(mod).__name__) for name, mod in _torch_modules(module)]
+        if not mods:
+            raise InputError("module must hold Linear and ReLU modules; got an empty module.")
+        skipped = [f"{name} ({kind})" for i, (name, _, kind) in enumerate(mods)
+                   if kind in _INERT or (kind == "Flatten" and i == 0)]  # fmt: skip
+        chain = [(name, mod, kind) for i, (name, mod, kind) in enumerate(mods)
+                 if not (kind in _INERT or (kind == "Flatten" and i == 0))]  # fmt: skip
+        layers, notes, k = [], [], 0
+        while k < len(chain):
+            name, mod, kind = chain[k]
+            if kind != "Linear":
+                where = "a ReLU must follow a Linear" if kind == "ReLU" else f"got {kind}"
+                raise InputError(
+                    f"module {name} must be Linear, ReLU, Flatten (first), Dropout or Identity; {where}. Only chains "
+                    f"of Linear and ReLU are read (convolutions and other activations are not supported yet)."
+                )
+            W, b = _tensor(getattr(mod, "weight", None), f"{name}.weight"), getattr(mod, "bias", None)
+            b = None if b is None else _tensor(b, f"{name}.bias")
+            if k + 1 < len(chain):
+                if chain[k + 1][2] != "ReLU":
+                    raise InputError(f"module {name} (Linear) must be followed by a ReLU; got {chain[k + 1][2]}.")
+                layers.append((W, b))
+                k += 2
+                continue
+            # a last Linear without a ReLU: the model's output (logits)
+            if include_output:
+                layers.append((W, b))
+                notes.append(f"the output layer {name} ({W.shape[0]} units) is checked as a ReLU layer: a certificate "
+                             "covers the model's last affine map")  # fmt: skip
+            else:
+                notes.append(f"the output layer {name} (Linear, {W.shape[0]} units, no ReLU) is not checked")
+            k += 1
+        if not layers:
+            raise InputError("module must have a Linear followed by a ReLU; got one Linear layer (a linear model).")
+        if skipped:
+            notes.insert(0, f"skipped (the identity at inference, or the input's flattening): {', '.join(skipped)}")
+        return cls._from_pairs(layers, note="; ".join(notes))
 
     # -- the sequence of layers ------------------------------------------------------------------
     @property
