@@ -22,12 +22,25 @@ from ..depth import halfspace_depth_at_least
 from ._hyperplanes import HyperplaneInfo
 from ._state import Run
 
-__all__ = ["depth_stage"]
+__all__ = ["depth_stage", "depth_mode"]
 
 
 def _all_directions(Kr) -> bool:
     signs = Kr.cone_signs()
     return signs is not None and all(len(s) == 2 for s in signs)
+
+
+def depth_mode(run: Run) -> str:
+    """Which depth question fits the run: ``"zero bias"`` and ``"R^n"`` decide it (ask them first),
+    ``"zero bias covers"`` and ``"R^n covers"`` are supersets that can only certify (ask them after the
+    cheap witnesses)."""
+    if bool(np.all(run.a == 0)) and _all_directions(run.Kr):
+        return "zero bias"
+    if run.Kr.whole_space:
+        return "R^n"
+    if np.all(run.a <= 0) and _all_directions(run.Kr):
+        return "zero bias covers"
+    return "R^n covers"
 
 
 def depth_stage(run: Run, info: HyperplaneInfo) -> tuple[str, str] | None:
@@ -39,16 +52,10 @@ def depth_stage(run: Run, info: HyperplaneInfo) -> tuple[str, str] | None:
     m, d = Phi.shape
     Wr, ar = run.rows if run.rows is not None else (Phi, a)  # the rows as given: circuits are verified on them
     h = info.h
-    homogeneous = bool(np.all(a == 0))
-    all_dirs = _all_directions(Kr)
-    if homogeneous and all_dirs:
-        mode, points, kept, share = "zero bias", Wr, None, 0.8
-    elif Kr.whole_space:
-        mode, share = "R^n", 0.8
-    elif np.all(a <= 0) and all_dirs:
-        mode, points, kept, share = "zero bias covers", Wr, None, 0.4
-    else:
-        mode, share = "R^n covers", 0.25
+    mode = depth_mode(run)
+    share = {"zero bias": 0.8, "R^n": 0.8, "zero bias covers": 0.4, "R^n covers": 0.25}[mode]
+    if mode in ("zero bias", "zero bias covers"):
+        points, kept = Wr, None
     if mode in ("R^n", "R^n covers"):
         lifted = np.hstack([Wr, -ar[:, None]])  # not normalised: the search normalises, circuits are checked on these
         p = np.zeros((1, d + 1))

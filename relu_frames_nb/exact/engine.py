@@ -41,7 +41,7 @@ import numpy as np
 from .._budget import Budget, BudgetExhausted
 from ..domains import Domain
 from ._cases import finite_result, prepare, subproblems, unsupported
-from ._homogeneous import depth_stage
+from ._homogeneous import depth_mode, depth_stage
 from ._hyperplanes import HyperplaneInfo, hyperplane_info
 from ._result import ExactResult, make_result, short_vec
 from ._search import hyperplane_method, milp_method, near_zero_bias, sample_search, zero_bias_certificate
@@ -138,10 +138,14 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
         run.notes.append("h is only a lower estimate, so no certificate by counting is possible: " + info.method)
     subs = subproblems(run)
     state["subs"] = subs
-    # 1. cheap witnesses: samples, then a greedy descent from the best of them
-    sample_search(run, subs, h, n_samples, rng)
+    # 1. cheap witnesses: samples, then a greedy descent from the best of them; the depth questions that
+    #    decide (zero bias on every direction, R^n) go first: they find witnesses as fast as the samples
     # 2. directions: zero bias, R^n, or R^n as a superset (an exact branch and bound on the half-space depth)
-    if run.pair is None and method == "auto" and depth and info.usable:
+    ask_depth = method == "auto" and depth and info.usable
+    deciding = ask_depth and depth_mode(run) in ("zero bias", "R^n")
+    if not deciding:
+        sample_search(run, subs, h, n_samples, rng)
+    if run.pair is None and ask_depth:
         got = depth_stage(run, info)
         if got is not None:
             status, proof = got
@@ -152,6 +156,8 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
                                "depth", run.notes, text)  # fmt: skip
         if run.pair is not None:
             return _finish(run, subs, info, "depth", t0, certified=False)
+    if deciding:  # the depth search ran out of time or proved nothing: the cheap witnesses after all
+        sample_search(run, subs, h, n_samples, rng)
     if run.pair is None and method != "hyperplanes" and near_zero_bias(run) and info.usable:
         if zero_bias_certificate(run, h):
             proof = f"at zero bias every direction keeps more than h = {h} frame vectors active (MILP on the faces"
