@@ -50,6 +50,7 @@ from .bias.estimate import BiasEstimate
 from .bias.inscribing import InscribingPolytope, complete_omnidirectional, inscribing_polytope, is_omnidirectional
 from .bias.polytope import polytope_bias, polytope_bias_exterior
 from .bias.sampling import sampling_bias
+from .depth import DepthSearch, halfspace_depth_at_least
 from .domains import (
     Ball,
     Box,
@@ -103,7 +104,6 @@ from .stability import (
     local_stability,
     measured_lipschitz,
 )
-from .depth import DepthSearch, halfspace_depth_at_least
 from .verdict import Certificate, Status, Verdict
 from .zero_bias import TukeyDepth, tukey_depth_origin, zero_bias_injective
 

@@ -353,7 +353,8 @@ def halfspace_depth_at_least(
 
 def _separating_direction(P: np.ndarray, removal: tuple) -> np.ndarray | None:
     """``x`` with ``<w_i, x> <= -1`` for every point not removed (one LP), checked with the rounding of the
-    products bounded (Higham's ``gamma_n``); None if not found."""
+    products bounded (Higham's ``gamma_n``); None if not found.
+    """
     m, n = P.shape
     rest = np.setdiff1d(np.arange(m), np.asarray(removal, dtype=int))
     if rest.size == 0:

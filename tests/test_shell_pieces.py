@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import pytest
 
 import relu_frames_nb as rf
 from relu_frames_nb.exact._regions import RoundRegion, shell_pieces

@@ -33,7 +33,8 @@ def _all_directions(Kr) -> bool:
 def depth_mode(run: Run) -> str:
     """Which depth question fits the run: ``"zero bias"`` and ``"R^n"`` decide it (ask them first),
     ``"zero bias covers"`` and ``"R^n covers"`` are supersets that can only certify (ask them after the
-    cheap witnesses)."""
+    cheap witnesses).
+    """
     if bool(np.all(run.a == 0)) and _all_directions(run.Kr):
         return "zero bias"
     if run.Kr.whole_space:

@@ -224,7 +224,7 @@ class ThresholdResult(Result):
 
     @property
     def ratio(self) -> np.ndarray:
-        """m / n of each configuration."""
+        """The ratio m / n of each configuration."""
         return self.m / self.n
 
     def layer(self, n: int, m: int, t: int) -> tuple[np.ndarray, np.ndarray]:
@@ -522,7 +522,8 @@ def threshold(
             spec = dict(params, n=n, m=m, layers=L_large if large else L, with_bias=n <= params["bias_max_n"],
                         with_ball=n <= min(params["bias_max_n"], params["ball_max_n"]))  # fmt: skip
             # cost: the branch and bound is slowest near the threshold and grows about 10x per two dimensions
-            cost = spec["layers"] * (1 + spec["with_bias"] + 10 * spec["with_ball"]) * 3.0 ** (n / 2) * math.exp(-abs(m / n - 6) / 2)
+            weight = 1 + spec["with_bias"] + 10 * spec["with_ball"]
+            cost = spec["layers"] * weight * 3.0 ** (n / 2) * math.exp(-abs(m / n - 6) / 2)
             tasks.append((f"n{n:02d}_m{m:03d}", spec, cost))
     results, info = run_experiment(
         _threshold_task, tasks, executor=executor, max_workers=max_workers, cache=cache, progress=progress, desc="threshold"

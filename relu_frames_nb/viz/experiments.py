@@ -328,8 +328,9 @@ def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | No
         ax.plot(x, xi, "x", color=palette.MUTED, label="crossing (interpolated)")
     if np.isfinite(tr["q_inf"]):
         xx = np.linspace(0, 1 / tr["n_min"], 50)
+        fit = f"$q_\\infty$ = {tr['q_inf']:.2f} ± {1.96 * tr['se']:.2f}"
         ax.plot(xx, tr["q_inf"] + tr["c"] * xx, color=_OI["blue"],
-                label=f"fit $q_\\infty + c/n$ (n ≥ {tr['n_min']}): $q_\\infty$ = {tr['q_inf']:.2f} ± {1.96 * tr['se']:.2f}")  # fmt: skip
+                label=f"fit $q_\\infty + c/n$ (n ≥ {tr['n_min']}): {fit}")  # fmt: skip
     for k, (q, name) in enumerate(anchors):
         ax.axhline(q, color=palette.MUTED, linestyle=styles[k], linewidth=1)
         ax.annotate(f"{q:g}  {name}", (0.01, q), xycoords=("axes fraction", "data"), ha="left", va="bottom", fontsize=7,
