@@ -138,12 +138,12 @@ def check(
         if isinstance(model, Network):
             v = _check_network(model, K, method=method, budget=budget, seed=seed)
         else:
-            W, alpha = np.asarray(model.frame.vectors), np.asarray(model.alpha)
+            W, alpha = np.asarray(model.weights), np.asarray(model.alpha)
             v = check_weights(W, alpha, K, method=method, budget=budget, seed=seed, n_samples=n_samples, points=points,
                               polytope=polytope, max_facets=max_facets, max_candidates=max_candidates)  # fmt: skip
             v.details.setdefault("bias", LAYER_BIAS)
         if K.finite and (isinstance(model, ReLULayer) or len(model) == 1):
-            li = local_invertibility(model, K.points)
+            li = local_invertibility(model if isinstance(model, ReLULayer) else model.relu_form(), K.points)
             v.details["local_invertibility"] = {
                 "fraction": li.fraction, "span_dim": li.span_dim, "n_points": int(li.invertible.size),
                 "failing_points": li.failing[:50].tolist(), "text": li.text,

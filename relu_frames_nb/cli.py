@@ -38,7 +38,7 @@ from ._threads import one_blas_thread
 from ._validation import to_float_array
 from .checking import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, check
 from .domains import DOMAIN_SPECS, parse_domain
-from .errors import InputError, NotAFrameError, ReluFramesError
+from .errors import InputError, ReluFramesError
 from .layer import ReLULayer
 from .network import Network
 from .verdict import EXIT_BAD_INPUT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, Status
@@ -219,13 +219,18 @@ def load_layer(weights: str | Path, *, bias: str | None = None, layer_name: str 
     return ReLULayer(W, alpha)
 
 
-def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str | None = None) -> tuple[Any, str]:
+def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str | None = None,
+               last: str | None = None) -> tuple[Any, str]:  # fmt: skip
     """The model in a weights file (a :class:`ReLULayer`, or a :class:`Network`) and the bias convention it was read in.
 
     A file with several linear layers is a network (PyTorch's convention); ``--bias`` then has
-    no meaning and is refused. A single layer whose rows do not form a frame (zero rows, rank
-    below the input dimension) becomes a one-layer network, which the check accepts.
+    no meaning and is refused. A state dict does not say whether its last layer is followed by
+    a ReLU: ``last`` (``"relu"`` or ``"linear"``, the CLI's ``--last-relu`` / ``--last-linear``)
+    says it; None reads it with a ReLU and the network's note says so. Any weights make a
+    single layer (zero rows, fewer rows than inputs, a rank deficiency).
     """
+    if last not in (None, "relu", "linear"):
+        raise InputError(f"last must be None, 'relu' or 'linear'; got {last!r}.")
     if layer_name is None:
         state = network_state(weights)
         if state is not None:
@@ -236,12 +241,17 @@ def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str 
                     "(choose one with --layer NAME for a PyTorch file, or save that layer alone)."
                 )
             order = "natural" if Path(weights).suffix.lower() == ".npz" else "given"
-            return Network.from_state_dict(state, order=order), "b"
+            net = Network.from_state_dict(state, order=order, last=last or "relu")
+            said = (f"the last layer ({net.names[-1]}) is read as " + ("affine, no ReLU after it (--last-linear)"
+                    if last == "linear" else "followed by a ReLU" + (" (--last-relu)" if last else
+                    ": the file does not say; pass --last-linear if it gives a classifier's logits")))  # fmt: skip
+            net.note = "; ".join(p for p in (net.note, said) if p)
+            return net, "b"
+    if last is not None:
+        raise InputError("--last-linear / --last-relu apply to a file with several linear layers (a network); "
+                         f"{str(weights)!r} holds one layer.")  # fmt: skip
     W, alpha, kind = load_weights(weights, bias=bias, layer_name=layer_name)
-    try:
-        return ReLULayer(W, alpha), kind
-    except NotAFrameError:
-        return Network.from_weights([(W, -alpha)]), kind
+    return ReLULayer(W, alpha), kind
 
 
 # ---------------------------------------------------------------------------------
@@ -304,6 +314,11 @@ def build_check_parser(parser: argparse.ArgumentParser | None = None) -> argpars
     )
     p.add_argument("--domain", default="ball:1", help=DOMAIN_SPECS)
     p.add_argument("--layer", dest="layer_name", help="which linear layer of a state dict (its name)")
+    last = p.add_mutually_exclusive_group()
+    last.add_argument("--last-linear", dest="last", action="store_const", const="linear",
+                      help="a network file's last layer is affine (a classifier's logits, no ReLU after it)")  # fmt: skip
+    last.add_argument("--last-relu", dest="last", action="store_const", const="relu",
+                      help="a network file's last layer is followed by a ReLU (the default, said in the verdict)")  # fmt: skip
     p.add_argument("--samples", type=_at_least(1), default=4000, help="points of the domain for the rectifying test")
     p.add_argument("--seed", type=_at_least(0), default=0, help="seed of the samples (a non-negative integer)")
     p.add_argument("--max-facets", type=_at_least(1), default=200_000, help="refuse polytopes with more facets than this")
@@ -405,7 +420,7 @@ def main_check(args: argparse.Namespace) -> int:
 
 def _main_check(args: argparse.Namespace, watch: _Watch) -> int:
     try:
-        model, kind = load_model(args.weights, bias=args.bias, layer_name=args.layer_name)
+        model, kind = load_model(args.weights, bias=args.bias, layer_name=args.layer_name, last=args.last)
         domain = parse_domain(args.domain, model.n, name="--domain")
         verdict = check(model, domain, method=args.method, time_limit=args.time_limit,
                         memory_limit=args.memory_limit * 1024**3, progress=watch, seed=args.seed,
@@ -416,9 +431,6 @@ def _main_check(args: argparse.Namespace, watch: _Watch) -> int:
                 else "bias read as PyTorch's b (ReLU(W x + b), alpha = -b)"
             )  # fmt: skip
             verdict.details["bias"] = said
-            verdict = replace(verdict, notes=(*verdict.notes, said))
-        elif kind == "alpha":  # one layer that is not a frame, read with the paper's alpha: the network holds b = -alpha
-            said = "the file's bias is the paper's alpha (the network holds b = -alpha)"
             verdict = replace(verdict, notes=(*verdict.notes, said))
         watch.close()
         text = json.dumps(verdict.to_dict(), indent=2, ensure_ascii=False) if args.json else verdict.report()

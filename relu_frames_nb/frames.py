@@ -78,21 +78,21 @@ class Frame:
         if zero.size:
             raise NotAFrameError(
                 f"frame vectors must be non-zero; got zero row(s) at index {zero.tolist()[:10]}. Remove them, or check "
-                f"weights that are not a frame as a network: rf.check(rf.Network.from_weights([(W, b)]), K)."
+                f"weights that are not a frame as a layer all the same: rf.check(rf.ReLULayer(W, alpha), K) takes any weights."
             )
         if m < n:
             raise NotAFrameError(
                 f"a frame for R^{n} needs at least {n} vectors; got {m}. "
                 "Rows are frame vectors: transpose if you stored them as columns. Weights that are not a frame "
-                "are checked as a network: rf.check(rf.Network.from_weights([(W, b)]), K)."
+                "make a layer all the same: rf.check(rf.ReLULayer(W, alpha), K) takes any weights."
             )
         sv = np.linalg.svd(phi / norms[:, None], compute_uv=False)
         if sv[-1] <= rank_tol * sv[0]:
             rank = int(np.sum(sv > rank_tol * sv[0]))
             raise NotAFrameError(
                 f"frame vectors must span R^{n}; got rank {rank} (smallest singular value {sv[-1]:.3g}). "
-                "Add vectors in the missing directions, or check weights that are not a frame as a network: "
-                "rf.check(rf.Network.from_weights([(W, b)]), K)."
+                "Add vectors in the missing directions, or check weights that are not a frame as a layer all the "
+                "same: rf.check(rf.ReLULayer(W, alpha), K) takes any weights."
             )
         phi = phi.copy()
         phi.setflags(write=False)

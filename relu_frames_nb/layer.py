@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from ._patterns import as_dual
-from ._validation import as_bias, as_points, as_rows, refuse_bool_bias, to_float_array
-from .errors import DimensionMismatchError, InputError
+from ._validation import as_bias, as_matrix, as_points, as_rows, refuse_bool_bias, to_float_array
+from .errors import DimensionMismatchError, InputError, NotAFrameError
 from .frames import Frame, as_frame
 
 __all__ = ["AffineLayer", "ReLULayer", "PReLULayer", "as_layer", "as_weights", "CONVENTION_HELP"]
@@ -25,33 +25,79 @@ class AffineLayer:
     subclass (e.g. PReLU's ``gamma``) pass through :meth:`from_weights`.
     """
 
-    __slots__ = ("_frame", "_alpha")
+    __slots__ = ("_weights", "_frame", "_not_frame", "_alpha")
+
+    #: whether the layer is only defined for a frame (PReLU: its inverse needs one)
+    _needs_frame = False
 
     def __init__(self, frame: Any, alpha: Any = 0.0) -> None:
-        self._frame = as_frame(frame)
-        a = as_bias(alpha, self._frame.m, "alpha")
+        if frame is None:
+            raise InputError("frame must be a Frame or an (m, n) array of weights; got None.")
+        weights = frame.vectors if isinstance(frame, Frame) else as_matrix(frame, "weights")
+        self._frame: Frame | None = None
+        self._not_frame = ""
+        try:
+            self._frame = as_frame(frame)
+        except NotAFrameError as exc:
+            if self._needs_frame:
+                raise
+            self._not_frame = str(exc).split(". ", 1)[0]
+        if self._frame is not None:
+            weights = self._frame.vectors
+        else:
+            weights = np.array(weights)
+            weights.setflags(write=False)
+        self._weights = weights
+        a = as_bias(alpha, weights.shape[0], "alpha")
         a.setflags(write=False)
         self._alpha = a
 
     @classmethod
     def from_weights(cls, W: Any, b: Any = None, *args: Any, **kwargs: Any):
-        """A layer from PyTorch-convention weights ``sigma(W x + b)``: ``alpha = -b``."""
-        F = as_frame(W, "W")
+        """A layer from PyTorch-convention weights ``sigma(W x + b)``: ``alpha = -b``.
+
+        ``W`` may have any shape and rank (a trained layer); see :attr:`is_frame`.
+        """
+        W_arr = W.vectors if isinstance(W, Frame) else as_matrix(W, "W")
         if b is None:
-            return cls(F, 0.0, *args, **kwargs)
+            return cls(W, 0.0, *args, **kwargs)
         refuse_bool_bias(b, "b")
         b_arr = to_float_array(b, "b")
-        if b_arr.ndim != 1 or b_arr.shape[0] != F.m:
-            raise DimensionMismatchError(f"b must be a vector of length {F.m} (one per row of W); got shape {b_arr.shape}.")
-        return cls(F, -b_arr, *args, **kwargs)
+        m = W_arr.shape[0]
+        if b_arr.ndim != 1 or b_arr.shape[0] != m:
+            raise DimensionMismatchError(f"b must be a vector of length {m} (one per row of W); got shape {b_arr.shape}.")
+        return cls(W, -b_arr, *args, **kwargs)
 
     def to_weights(self) -> tuple[np.ndarray, np.ndarray]:
         """``(W, b)`` in the PyTorch convention (``b = -alpha``)."""
-        return np.array(self._frame.vectors), -np.array(self._alpha)
+        return np.array(self._weights), -np.array(self._alpha)
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The weights as a read-only ``(m, n)`` array (rows), a frame or not."""
+        return self._weights
+
+    @property
+    def is_frame(self) -> bool:
+        r"""Whether the rows are a frame: non-zero and spanning :math:`\mathbb{R}^n`.
+
+        Any weights make a layer (a trained layer may have fewer rows than inputs, dead units
+        or a rank deficiency), and :func:`~relu_frames_nb.check` answers for any of them. What
+        is stated for frames (reconstruction formulas, bias estimates, the frame bounds) asks
+        for :attr:`frame`, which raises :class:`~relu_frames_nb.errors.NotAFrameError` when it is
+        called on weights that are not one.
+        """
+        return self._frame is not None
 
     @property
     def frame(self) -> Frame:
-        """The frame (weights)."""
+        """The frame (weights); raises :class:`NotAFrameError` when the weights are not a frame."""
+        if self._frame is None:
+            raise NotAFrameError(
+                f"this layer's weights ({self.m} x {self.n}) are not a frame: {self._not_frame}. Reconstruction "
+                "formulas and bias estimates need a frame; rf.check(layer, K) answers for any weights (and "
+                "rf.local_invertibility(layer, X) says where the active rows span the data)."
+            )
         return self._frame
 
     @property
@@ -61,18 +107,18 @@ class AffineLayer:
 
     @property
     def m(self) -> int:
-        """Output dimension (number of frame vectors)."""
-        return self._frame.m
+        """Output dimension (number of rows of the weights)."""
+        return int(self._weights.shape[0])
 
     @property
     def n(self) -> int:
         """Input dimension."""
-        return self._frame.n
+        return int(self._weights.shape[1])
 
     def preactivation(self, X: Any) -> np.ndarray:
         r""":math:`\langle x, \phi_i\rangle - \alpha_i`, shape ``(m,)`` or ``(N, m)``."""
         pts, single = as_points(X, self.n, "X")
-        out = pts @ self._frame.vectors.T - self._alpha
+        out = pts @ self._weights.T - self._alpha
         return out[0] if single else out
 
 
@@ -99,11 +145,12 @@ class ReLULayer(AffineLayer):
     def __repr__(self) -> str:
         a = self._alpha
         bias = f"{a[0]:g} (constant)" if np.all(a == a[0]) else f"[{a.min():.3g}, {a.max():.3g}]"
-        return f"ReLULayer(m={self.m}, n={self.n}, alpha={bias})"
+        kind = "" if self.is_frame else ", not a frame"
+        return f"ReLULayer(m={self.m}, n={self.n}, alpha={bias}{kind})"
 
     def with_bias(self, alpha: Any) -> ReLULayer:
-        """The same frame with another bias."""
-        return ReLULayer(self._frame, alpha)
+        """The same weights with another bias."""
+        return ReLULayer(self._weights if self._frame is None else self._frame, alpha)
 
     def __call__(self, X: Any) -> np.ndarray:
         """Batched forward pass: shape ``(m,)`` for one point, ``(N, m)`` for ``N`` points."""
@@ -117,7 +164,7 @@ class ReLULayer(AffineLayer):
 
     def normalized(self) -> ReLULayer:
         r"""The equivalent layer with a unit-norm frame and bias :math:`\alpha_i / \|\phi_i\|` (Lemma "normalized")."""
-        return ReLULayer(self._frame.normalized(), self._frame.normalize_bias(self._alpha))
+        return ReLULayer(self.frame.normalized(), self.frame.normalize_bias(self._alpha))
 
 
 def _as_gamma(gamma: Any, m: int) -> np.ndarray:
@@ -159,6 +206,8 @@ class PReLULayer(AffineLayer):
     """
 
     __slots__ = ("_gamma", "_dual")
+
+    _needs_frame = True
 
     def __init__(self, frame: Any, alpha: Any = 0.0, gamma: Any = 0.25) -> None:
         super().__init__(frame, alpha)
@@ -227,7 +276,7 @@ def as_weights(layer: Any, name: str = "layer") -> tuple[np.ndarray, np.ndarray]
     refused: its bias convention would have to be guessed.
     """
     if isinstance(layer, ReLULayer):
-        return np.array(layer.frame.vectors), np.array(layer.alpha)
+        return np.array(layer.weights), np.array(layer.alpha)
     weights = getattr(layer, "weights", None)
     if isinstance(weights, tuple) and len(weights) == 1 and len(weights[0]) == 2:
         W, b = weights[0]

@@ -206,13 +206,42 @@ def test_the_same_weights_get_the_same_answer_through_layer_and_network():
     assert rf.check(rf.Network.from_weights([(W, -b)]), rf.Ball(2)).status == "not injective"
 
 
-def test_weights_with_zero_rows_are_checked_as_a_one_layer_network():
+def test_weights_with_zero_rows_make_a_layer_and_get_the_network_answer():
     # fuzz round: decide raised NotAFrameError on zero rows where exact_verdict answered
     W = np.vstack([rf.zoo.mercedes_benz().vectors, np.zeros((1, 2))])
-    with pytest.raises(rf.NotAFrameError, match="from_weights"):
-        rf.ReLULayer(W, 0.0)
+    L = rf.ReLULayer(W, -0.5)
+    assert not L.is_frame and L.m == 4
+    with pytest.raises(rf.NotAFrameError, match="not a frame.*rf.check"):
+        _ = L.frame
     v = rf.check(rf.Network.from_weights([(W, np.full(4, 0.5))]), rf.Ball(2))
-    assert v.status == rf.check(rf.ReLULayer(W[:3], -0.5), rf.Ball(2)).status == "injective"
+    assert v.status == rf.check(L, rf.Ball(2)).status == rf.check(rf.ReLULayer(W[:3], -0.5), rf.Ball(2)).status
+    assert v.status == "injective"
+
+
+@pytest.mark.parametrize("shape", [(3, 8), (12, 6)])
+def test_any_trained_layer_is_a_layer(shape):
+    # issue 18: fewer rows than inputs, or a rank deficiency (dead inputs), make a layer; what needs a frame says so
+    rng = np.random.default_rng(1)
+    W = rng.standard_normal(shape)
+    if shape[0] > shape[1]:
+        W[:, -2:] = 0.0  # two inputs no row reads: rank 4 < 6
+    b = rng.standard_normal(shape[0])
+    L = rf.ReLULayer.from_weights(W, b)
+    assert not L.is_frame and "not a frame" in repr(L)
+    assert np.array_equal(L.weights, W) and np.array_equal(L.alpha, -b)
+    x = rng.standard_normal(shape[1])
+    assert np.allclose(L(x), np.maximum(W @ x + b, 0.0))
+    with pytest.raises(rf.NotAFrameError, match="not a frame"):
+        rf.reconstruct(L, L(x))
+    v = rf.check(L, rf.Box(-1, 1, n=shape[1]), time_limit=20)
+    assert v.status == "not injective"
+    x1, x2 = v.pair
+    assert np.max(np.abs(L(x1) - L(x2))) <= 1e-9 * (1 + np.max(np.abs(L(x1))))
+    assert np.linalg.norm(x1 - x2) > 0 and np.all(np.abs(x1) <= 1) and np.all(np.abs(x2) <= 1)
+    # the same answer as the one-layer network of the same weights
+    assert rf.check(rf.Network.from_weights([(W, b)]), rf.Box(-1, 1, n=shape[1]), time_limit=20).status == v.status
+    with pytest.raises(rf.NotAFrameError):
+        rf.PReLULayer(W, 0.0)
 
 
 # ---------------------------------------------------------------------------------

@@ -68,10 +68,14 @@ def test_load_refuses_bad_files(tmp_path):
     with pytest.raises(InputError, match="--bias"):
         load_layer(tmp_path / "W.npy", bias="one,two")
     (tmp_path / "W.txt").write_text("1 0\n0 0\n")
-    with pytest.raises(InputError):
-        load_layer(tmp_path / "W.txt")  # zero row: not a frame ...
-    model, _ = load_model(tmp_path / "W.txt")  # ... but the command checks it as a one-layer network
-    assert isinstance(model, rf.Network) and len(model) == 1
+    layer = load_layer(tmp_path / "W.txt")  # zero row: not a frame, but a layer all the same (issue 18)
+    assert isinstance(layer, rf.ReLULayer) and not layer.is_frame
+    with pytest.raises(rf.NotAFrameError, match="not a frame"):
+        _ = layer.frame
+    model, _ = load_model(tmp_path / "W.txt")
+    assert isinstance(model, rf.ReLULayer) and model.m == 2
+    with pytest.raises(InputError, match="--last-linear / --last-relu apply to a file with several"):
+        load_model(tmp_path / "W.txt", last="linear")
 
 
 def test_torch_state_dict_loader_with_a_stub(tmp_path, monkeypatch):

@@ -90,7 +90,9 @@ def test_a_classifier_reads_its_hidden_layers_and_says_what_it_left_out():
     assert "1.2 (Dropout)" in net.note and "0 (Flatten)" in net.note
     assert "output layer 2 (Linear, 3 units, no ReLU) is not checked" in net.note
     with_out = rf.Network.from_torch(model, include_output=True)
-    assert with_out.widths == (6, 12, 9, 3) and "certificate covers the model's last affine map" in with_out.note
+    assert with_out.widths == (6, 12, 9, 3) and with_out.last_linear and "checked as the affine map it is" in with_out.note
+    np.testing.assert_allclose(with_out(X), _forward(model, X), rtol=1e-12)  # the logits, negative values kept
+    assert np.any(with_out(X) < 0)
     v = rf.check(net, rf.Box(-1, 1, n=6), time_limit=30)
     assert v.status in ("injective", "not injective")  # 6 -> 12 -> 9 with random weights: decided quickly
 

@@ -28,7 +28,7 @@ on its full-dimensional domain, with a colliding pair along their null space.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -45,7 +45,7 @@ from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer
 from ..reconstruction import reconstruct
 from ..verdict import Certificate, Status, Verdict
-from .bounds import relu_box
+from .bounds import preactivation_bounds, relu_box
 from .model import Network
 
 __all__ = ["check_network", "BIAS_CONVENTION"]
@@ -237,14 +237,102 @@ def _check_finite(net: Network, K: Domain, t0: float, budget: Budget) -> Verdict
 
 def _details(net: Network) -> dict:
     return {"bias": BIAS_CONVENTION, "n_layers": len(net), "widths": list(net.widths), "layer_names": list(net.names),
-            "network_note": net.note}  # fmt: skip
+            "network_note": net.note, "last_layer": "linear" if net.last_linear else "relu"}  # fmt: skip
+
+
+def _affine_last(v: Verdict, net: Network) -> Verdict:
+    """The verdict of ``net.relu_form()`` told for ``net`` (same pairs, same certificates), output recomputed."""
+    W = net.weights[-1][0]
+    how = (f"the last layer ({net.names[-1]}, {W.shape[0]} units) is affine, no ReLU after it: it was checked as the ReLU "
+           f"layer of rows [W; -W] ({2 * W.shape[0]} units), which has the same colliding pairs")  # fmt: skip
+    layers = v.layers
+    if layers and len(layers) == len(net):
+        last = layers[-1]
+        layers = layers[:-1] + (replace(last, text=last.text + f" [affine: checked as {2 * W.shape[0]} ReLU units ±(W h + b)]"),)
+    return replace(v, output=None if v.pair is None else net(v.pair[0]), layers=layers, notes=(how,) + tuple(v.notes),
+                   details={**v.details, "last_layer": "linear", "widths": list(net.widths)})  # fmt: skip
+
+
+#: a unit counts as stable on a set when its pre-activation keeps its sign with this relative margin
+STABLE_MARGIN = 1e-6
+
+
+def _stable(W: np.ndarray, b: np.ndarray, K: Any) -> np.ndarray | None:
+    """``1.0``/``0.0`` per unit when every unit is always active / never active on ``K`` (with a margin); else None."""
+    lower, upper = preactivation_bounds(W, b, K)
+    if not (np.all(np.isfinite(lower)) and np.all(np.isfinite(upper))):
+        return None
+    margin = STABLE_MARGIN * np.maximum(np.abs(lower), np.abs(upper))
+    on, off = lower > margin, upper < -margin
+    return on.astype(float) if bool(np.all(on | off)) else None
+
+
+def merge_affine(net: Network, K: Domain) -> tuple[Network, list[str]]:
+    r"""The same map on ``K`` with every layer that is affine on its input set folded into the next.
+
+    A layer whose units keep their signs on a set containing its input (``K`` for layer 1,
+    the interval box of the image before it for the others) is the affine map
+    :math:`h \mapsto D (W h + b)` there (:math:`D` the 0/1 diagonal of the active units), and
+    the next layer after it is :math:`\mathrm{ReLU}(W' D W h + W' D b + b')`: one layer. The
+    merged network is the same function on ``K``, so it has the same colliding pairs, and
+    its next layer is checked on the true input set instead of a box around an image of lower
+    dimension (a layer that keeps every unit active cannot be certified on that box when it
+    maps into a larger space). Returns the network (``net`` itself when nothing folds) and what
+    was folded.
+    """
+    pairs = [(np.asarray(W, dtype=float), np.asarray(b, dtype=float)) for W, b in net.weights]
+    names = list(net.names)
+    folded: list[str] = []
+    k, dom = 0, K
+    while k < len(pairs) - 1:
+        W, b = pairs[k]
+        d = _stable(W, b, dom)
+        if d is None:
+            dom = relu_box(W, b, dom)
+            k += 1
+            continue
+        W2, b2 = pairs[k + 1]
+        pairs[k : k + 2] = [(W2 @ (d[:, None] * W), W2 @ (d * b) + b2)]
+        folded.append(f"{names[k]} ({int(d.sum())} of {d.size} units always active, the others never)")
+        names[k : k + 2] = [f"{names[k]} + {names[k + 1]}"]
+    if not folded:
+        return net, folded
+    out = Network.from_weights(pairs, note=net.note)
+    out.names = tuple(names)
+    return out, folded
+
+
+def _merged_back(v: Verdict, net: Network, K: Domain, folded: list[str]) -> Verdict:
+    """The verdict of the merged network told for ``net``: a pair is checked again on ``net`` itself."""
+    how = ("layers affine on their input set folded into the next (the same map on the domain, checked on its true "
+           "input set): " + "; ".join(folded))  # fmt: skip
+    if v.pair is None:
+        return replace(v, notes=(how,) + tuple(v.notes), details={**v.details, "folded": folded})
+    k = _verified(net, K, *v.pair)
+    if k is None:
+        text = f"undetermined on {K.describe()} — a pair of the folded network did not verify on the network itself"
+        return replace(v, status=Status.UNDETERMINED, text=text, pair=None, output=None, pair_layer=None,
+                       notes=(how,) + tuple(v.notes), details={**v.details, "folded": folded})  # fmt: skip
+    x, y = v.pair
+    text = (f"not injective on {K.describe()} — {vec(x, limit=6)} and {vec(y, limit=6)} share the output of layer {k} "
+            "(verified on the network itself)")  # fmt: skip
+    return replace(v, text=text, output=net(x), pair_layer=k, notes=(how,) + tuple(v.notes),
+                   details={**v.details, "folded": folded})  # fmt: skip
 
 
 def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed: Any = 0) -> Verdict:
     r"""Whether the ReLU network ``net`` is injective on ``K``, layer by layer (see the module docstring).
 
-    Each layer gets an equal share of the time that is left when it starts.
+    Each layer gets an equal share of the time that is left when it starts. A network whose
+    last layer is affine (:attr:`~relu_frames_nb.Network.last_linear`) is checked in its
+    :meth:`~relu_frames_nb.Network.relu_form`, which has the same colliding pairs.
     """
+    if net.last_linear:
+        return _affine_last(check_network(net.relu_form(), K, method=method, budget=budget, seed=seed), net)
+    if not K.finite and len(net) > 1:
+        merged, folded = merge_affine(net, K)
+        if folded:
+            return _merged_back(check_network(merged, K, method=method, budget=budget, seed=seed), net, K, folded)
     t0 = time.perf_counter()
     if K.finite:
         try:

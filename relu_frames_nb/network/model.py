@@ -48,7 +48,7 @@ def _as_weights(W: Any, b: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
 def _layer_weights(item: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     name = f"layer {k}"
     if isinstance(item, ReLULayer):
-        return _as_weights(item.frame.vectors, -np.asarray(item.alpha), name)
+        return _as_weights(item.weights, -np.asarray(item.alpha), name)
     if isinstance(item, (tuple, list)) and len(item) == 2:
         raise InputError(f"{name} must be a ReLULayer; got a {type(item).__name__} of two arrays: {CONVENTION_HELP}.")
     raise InputError(f"{name} must be a ReLULayer; got {type(item).__name__}. {CONVENTION_HELP[0].upper()}{CONVENTION_HELP[1:]}.")
@@ -110,6 +110,9 @@ class Network:
     note : str, optional
         What the network leaves out of the model it came from (e.g. an output layer), shown
         in the verdict.
+    last : {"relu", "linear"}, default "relu"
+        Whether the last layer is followed by a ReLU (a hidden layer, a decoder's output) or
+        is affine (a classifier's logits). See :attr:`last_linear`.
 
     Raises
     ------
@@ -130,7 +133,7 @@ class Network:
     (4, 9)
     """
 
-    def __init__(self, layers: Any, *, note: str = "") -> None:
+    def __init__(self, layers: Any, *, note: str = "", last: str = "relu") -> None:
         if isinstance(layers, Network):
             weights = list(layers.weights)
             note = note or layers.note
@@ -142,15 +145,17 @@ class Network:
             if not items:
                 raise InputError("layers must contain at least one layer; got an empty list.")
             weights = [_layer_weights(item, k + 1) for k, item in enumerate(items)]
-        self._set_weights(weights, note)
+        self._set_weights(weights, note, last)
 
     @classmethod
-    def _from_pairs(cls, pairs: list, note: str = "") -> Network:
+    def _from_pairs(cls, pairs: list, note: str = "", last: str = "relu") -> Network:
         net = cls.__new__(cls)
-        net._set_weights([_as_weights(W, b, f"layer {k + 1}") for k, (W, b) in enumerate(pairs)], note)
+        net._set_weights([_as_weights(W, b, f"layer {k + 1}") for k, (W, b) in enumerate(pairs)], note, last)
         return net
 
-    def _set_weights(self, weights: list, note: str) -> None:
+    def _set_weights(self, weights: list, note: str, last: str = "relu") -> None:
+        if last not in ("relu", "linear"):
+            raise InputError(f"last must be 'relu' (a ReLU after the last layer) or 'linear' (logits); got {last!r}.")
         if not weights:
             raise InputError("layers must contain at least one layer; got an empty list.")
         for k in range(1, len(weights)):
@@ -161,13 +166,14 @@ class Network:
                     f"got shape {W.shape}. Weights are (outputs, inputs) as in PyTorch; sklearn's coefs_ are transposed."
                 )
         self._weights: tuple[tuple[np.ndarray, np.ndarray], ...] = tuple(weights)
+        self._last_linear = last == "linear"
         self.note = str(note)
         #: the layers' names (from a state dict), else "layer 1", "layer 2", ...
         self.names: tuple[str, ...] = tuple(f"layer {k + 1}" for k in range(len(weights)))
 
     # -- loaders ---------------------------------------------------------------------------------
     @classmethod
-    def from_weights(cls, pairs: Any, *, note: str = "") -> Network:
+    def from_weights(cls, pairs: Any, *, note: str = "", last: str = "relu") -> Network:
         """A network from ``(W, b)`` pairs in **PyTorch's convention** ``ReLU(W x + b)`` (the paper's ``alpha = -b``).
 
         Parameters
@@ -177,6 +183,8 @@ class Network:
             ``(m_k,)`` or ``None`` (no bias). Zero rows and rank-deficient weights are allowed.
         note : str, optional
             What the network leaves out of the model it came from.
+        last : {"relu", "linear"}, default "relu"
+            ``"linear"``: no ReLU after the last layer (a classifier's logits).
 
         Returns
         -------
@@ -197,16 +205,16 @@ class Network:
         out = []
         for k, item in enumerate(items):
             if isinstance(item, ReLULayer):
-                out.append((item.frame.vectors, -np.asarray(item.alpha)))
+                out.append((item.weights, -np.asarray(item.alpha)))
                 continue
             if not (isinstance(item, (tuple, list)) and len(item) == 2):
                 raise InputError(
                     f"pairs[{k}] must be a (W, b) pair (PyTorch convention ReLU(W x + b)); got {type(item).__name__}."
                 )
             out.append((item[0], item[1]))
-        return cls._from_pairs(out, note)
+        return cls._from_pairs(out, note, last)
     @classmethod
-    def from_state_dict(cls, state: Any, *, order: str = "given") -> Network:
+    def from_state_dict(cls, state: Any, *, order: str = "given", last: str = "relu") -> Network:
         """The linear layers of a PyTorch state dict, each followed by a ReLU (PyTorch's convention ``ReLU(W x + b)``).
 
         Linear layers are the 2-D entries whose name ends in ``.weight`` (or is ``weight``),
@@ -223,14 +231,18 @@ class Network:
         (an output size differs from the next input size) and the other one does, the other
         one is used and :attr:`note` says so.
 
-        The last linear layer of a classifier usually has no ReLU; slice it off with
-        ``net[:-1]``. A certificate for the network with a ReLU after every layer also proves
-        the network with an affine last layer injective (ReLU is a function), not conversely.
+        A state dict does not say whether its last linear layer is followed by a ReLU: a
+        classifier's is not (its logits); pass ``last="linear"`` for it, or slice it off with
+        ``net[:-1]``.
 
         Parameters
         ----------
         state : mapping of str to array_like
             As returned by ``torch.load(path, weights_only=True)`` or ``model.state_dict()``.
+        order : {"given", "natural"}
+            The order of the layers (see above).
+        last : {"relu", "linear"}, default "relu"
+            ``"linear"``: no ReLU after the last layer (a classifier's logits).
 
         Returns
         -------
@@ -280,7 +292,7 @@ class Network:
             chosen = orders[second]
             remark = f"layers composed in {second} order of their names (the {first} order does not chain)"
         try:
-            net = cls._from_pairs([(W, b) for _, W, b in chosen])
+            net = cls._from_pairs([(W, b) for _, W, b in chosen], last=last)
         except DimensionMismatchError as exc:
             raise DimensionMismatchError(f"{exc} (linear layers in order: {[name for name, _, _ in chosen]})") from None
         net.names = tuple(name for name, _, _ in chosen)
@@ -304,9 +316,8 @@ class Network:
         ----------
         model : fitted MLPClassifier or MLPRegressor (anything with ``coefs_`` and ``intercepts_``)
         include_output : bool, default False
-            Also take the output layer, followed by a ReLU. A certificate for that network
-            proves the model's affine map before its output activation injective (ReLU is a
-            function); a witness for it says nothing about the model.
+            Also take the output layer, as the affine map it is (no ReLU after it: the network
+            ends with the logits, before the output activation, see :attr:`last_linear`).
 
         Returns
         -------
@@ -348,11 +359,11 @@ class Network:
             layers.append((C.T, intercepts[k]))
         out = getattr(model, "out_activation_", "identity/softmax")
         note = (
-            f"the output layer ({out}) is checked as a ReLU layer: a certificate covers the model's last affine map"
+            f"the output layer is checked as the affine map it is, up to the values before its activation ({out})"
             if include_output
             else f"the output layer ({out}, {np.shape(coefs[-1])[1]} units) is not a ReLU layer and is not checked"
         )
-        return cls._from_pairs(layers, note=note)
+        return cls._from_pairs(layers, note=note, last="linear" if include_output else "relu")
 
     @classmethod
     def from_torch(cls, module: Any, *, include_output: bool = False) -> Network:
@@ -398,7 +409,7 @@ class Network:
                    if kind in _INERT or (kind == "Flatten" and i == 0)]  # fmt: skip
         chain = [(name, mod, kind) for i, (name, mod, kind) in enumerate(mods)
                  if not (kind in _INERT or (kind == "Flatten" and i == 0))]  # fmt: skip
-        layers, notes, k = [], [], 0
+        layers, notes, k, last = [], [], 0, "relu"
         while k < len(chain):
             name, mod, kind = chain[k]
             if kind != "Linear":
@@ -418,8 +429,9 @@ class Network:
             # a last Linear without a ReLU: the model's output (logits)
             if include_output:
                 layers.append((W, b))
-                notes.append(f"the output layer {name} ({W.shape[0]} units) is checked as a ReLU layer: a certificate "
-                             "covers the model's last affine map")  # fmt: skip
+                last = "linear"
+                notes.append(f"the output layer {name} ({W.shape[0]} units, Linear, no ReLU) is checked as the affine map "
+                             "it is")  # fmt: skip
             else:
                 notes.append(f"the output layer {name} (Linear, {W.shape[0]} units, no ReLU) is not checked")
             k += 1
@@ -427,7 +439,7 @@ class Network:
             raise InputError("module must have a Linear followed by a ReLU; got one Linear layer (a linear model).")
         if skipped:
             notes.insert(0, f"skipped (the identity at inference, or the input's flattening): {', '.join(skipped)}")
-        return cls._from_pairs(layers, note="; ".join(notes))
+        return cls._from_pairs(layers, note="; ".join(notes), last=last)
 
     # -- the sequence of layers ------------------------------------------------------------------
     @property
@@ -439,6 +451,28 @@ class Network:
     def n(self) -> int:
         """Input dimension."""
         return self._weights[0][0].shape[1]
+
+    @property
+    def last_linear(self) -> bool:
+        r"""Whether the last layer is affine (no ReLU after it: a classifier's logits).
+
+        The check reads such a layer :math:`s = W h + b` as the ReLU layer with rows
+        :math:`[W; -W]` and biases :math:`[b; -b]` (:meth:`relu_form`): :math:`s` and the pair
+        :math:`(\mathrm{ReLU}(s), \mathrm{ReLU}(-s))` determine each other
+        (:math:`s = \mathrm{ReLU}(s) - \mathrm{ReLU}(-s)`), so both networks have exactly
+        the same colliding pairs, and every verdict of the one is a verdict of the other.
+        """
+        return self._last_linear
+
+    def relu_form(self) -> Network:
+        """The same map as a network with a ReLU after every layer (see :attr:`last_linear`); ``self`` if it is one."""
+        if not self._last_linear:
+            return self
+        W, b = self._weights[-1]
+        pairs = list(self._weights[:-1]) + [(np.vstack([W, -W]), np.concatenate([b, -b]))]
+        net = Network._from_pairs(pairs, note=self.note)
+        net.names = self.names
+        return net
 
     @property
     def widths(self) -> tuple[int, ...]:
@@ -464,20 +498,26 @@ class Network:
 
     def __getitem__(self, k: Any) -> Any:
         if isinstance(k, slice):
-            net = Network._from_pairs(list(self._weights[k]), note=self.note)
+            keeps_last = range(len(self))[k][-1:] == range(len(self))[-1:] if len(range(len(self))[k]) else False
+            last = "linear" if self._last_linear and keeps_last else "relu"
+            net = Network._from_pairs(list(self._weights[k]), note=self.note, last=last)
             net.names = self.names[k]
             return net
         return self._weights[k]
 
     def __repr__(self) -> str:
-        return "Network(" + " -> ".join(str(w) for w in self.widths) + ")"
+        tail = ", last layer linear" if self._last_linear else ""
+        return "Network(" + " -> ".join(str(w) for w in self.widths) + tail + ")"
 
     # -- forward -----------------------------------------------------------------------------------
     def forward(self, X: Any, *, upto: int | None = None) -> np.ndarray:
         """The outputs of the first ``upto`` layers (all by default): shape ``(m,)`` or ``(N, m)``."""
         pts, single = as_points(X, self.n, "X")
-        for W, b in self._weights[: len(self) if upto is None else upto]:
-            pts = np.maximum(pts @ W.T + b, 0.0)
+        stop = len(self) if upto is None else upto
+        for k, (W, b) in enumerate(self._weights[:stop]):
+            pts = pts @ W.T + b
+            if not (self._last_linear and k == len(self) - 1):
+                pts = np.maximum(pts, 0.0)
         return pts[0] if single else pts
 
     def __call__(self, X: Any) -> np.ndarray:
