@@ -17,6 +17,7 @@ message naming :class:`~relu_frames_nb.ReLULayer` (the paper's ``ReLU(W x - alph
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -143,11 +144,14 @@ def check(
                               polytope=polytope, max_facets=max_facets, max_candidates=max_candidates)  # fmt: skip
             v.details.setdefault("bias", LAYER_BIAS)
         if K.finite and (isinstance(model, ReLULayer) or len(model) == 1):
-            li = local_invertibility(model if isinstance(model, ReLULayer) else model.relu_form(), K.points)
+            layer = model if isinstance(model, ReLULayer) else model.relu_form()
+            spare = None if time_limit is None else max(budget.remaining(), 0.0)
+            li = local_invertibility(layer, K.points, time_limit=spare)
             v.details["local_invertibility"] = {
-                "fraction": li.fraction, "span_dim": li.span_dim, "n_points": int(li.invertible.size),
-                "failing_points": li.failing[:50].tolist(), "text": li.text,
+                "fraction": li.fraction if li.n_tested else None, "span_dim": li.span_dim, "n_points": int(li.invertible.size),
+                "n_tested": li.n_tested, "failing_points": li.failing[:50].tolist(), "text": li.text,
             }  # fmt: skip
+            v = replace(v, notes=(*v.notes, li.text))
             v.details["hull_hint"] = "for a verdict on the data's convex hull (a polytope) use the domain Hull(X) (hull:FILE)"
         v.details["stages"] = list(budget.stages)
         v.details["time_limit"] = time_limit

@@ -14,6 +14,7 @@ trained layer) are fine as long as they span on :math:`V`.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,29 +42,44 @@ class LocalInvertibility:
         Dimension of the input space.
     n_patterns : int
         Distinct active patterns (one rank test each).
+    tested : ndarray of bool, shape (N,), or None
+        Per data point: whether its pattern was tested before the time limit (None: all were).
+        An untested point counts as not invertible in ``invertible``.
     """
 
     invertible: np.ndarray
     span_dim: int
     n: int
     n_patterns: int
+    tested: np.ndarray | None = None
+
+    @property
+    def n_tested(self) -> int:
+        """Data points whose pattern was tested."""
+        return int(self.invertible.size if self.tested is None else self.tested.sum())
 
     @property
     def fraction(self) -> float:
-        """Share of the data points where the layer is locally invertible."""
-        return float(np.mean(self.invertible)) if self.invertible.size else float("nan")
+        """Share of the tested data points where the layer is locally invertible (all points unless time ran out)."""
+        if self.n_tested == 0:
+            return float("nan")
+        return float(np.sum(self.invertible)) / self.n_tested
 
     @property
     def failing(self) -> np.ndarray:
-        """Indices of the data points where it is not."""
-        return np.flatnonzero(~self.invertible)
+        """Indices of the tested data points where it is not."""
+        tested = np.ones(self.invertible.size, dtype=bool) if self.tested is None else self.tested
+        return np.flatnonzero(~self.invertible & tested)
 
     @property
     def text(self) -> str:
         """One line for people."""
         where = f"R^{self.n}" if self.span_dim == self.n else f"the data's {self.span_dim}-dimensional span in R^{self.n}"
-        return (f"locally invertible at {int(self.invertible.sum())} of {self.invertible.size} data points "
+        text = (f"locally invertible at {int(self.invertible.sum())} of {self.n_tested} data points "
                 f"({100 * self.fraction:.1f}%): the active frame vectors span {where} there")  # fmt: skip
+        if self.n_tested < self.invertible.size:
+            text += f" (time limit: {self.n_tested} of the {self.invertible.size} points tested, the most common patterns first)"
+        return text
 
 
 def data_span(X: Any, *, rank_tol: float = DEFAULT_RANK_TOL) -> np.ndarray:
@@ -75,7 +91,8 @@ def data_span(X: Any, *, rank_tol: float = DEFAULT_RANK_TOL) -> np.ndarray:
     return Vt[:d].T
 
 
-def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TOL) -> LocalInvertibility:
+def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TOL,
+                        time_limit: float | None = None) -> LocalInvertibility:  # fmt: skip
     r"""Per data point, whether the layer is invertible near it within the data's span.
 
     Parameters
@@ -88,6 +105,10 @@ def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TO
         The data points (rows).
     rank_tol : float
         Relative singular-value tolerance of the rank tests (as in :class:`~relu_frames_nb.Frame`).
+    time_limit : float or None
+        Seconds for the rank tests (one per distinct active pattern, the most common first; a
+        pattern with fewer active rows than the span's dimension fails without one). Patterns
+        not reached are reported in :attr:`LocalInvertibility.tested`. None: no limit.
 
     Returns
     -------
@@ -102,6 +123,9 @@ def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TO
     """
     W, alpha = as_weights(layer)
     X, _ = as_points(X, W.shape[1], "X")
+    if time_limit is not None:
+        time_limit = as_nonnegative(time_limit, "time_limit")
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     B = data_span(X, rank_tol=rank_tol)
     d = B.shape[1]
     active = X @ W.T >= alpha
@@ -109,11 +133,17 @@ def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TO
     WB = W @ B
     norms = np.linalg.norm(WB, axis=1)
     ok_pattern = np.zeros(first.size, dtype=bool)
-    for k, i in enumerate(first):
-        rows = active[i] & (norms > 0)
+    done = np.zeros(first.size, dtype=bool)
+    counts = np.bincount(inverse, minlength=first.size)
+    for k in np.argsort(-counts, kind="stable"):
+        rows = active[first[k]] & (norms > 0)
         if d == 0:
             ok_pattern[k] = True
         elif int(rows.sum()) >= d:
+            if deadline is not None and time.perf_counter() > deadline:
+                continue  # no time for a rank test: left untested (the count tests above still run)
             sv = np.linalg.svd(WB[rows] / norms[rows, None], compute_uv=False)
             ok_pattern[k] = bool(sv[-1] > rank_tol * max(sv[0], 1.0)) if sv.size >= d else False
-    return LocalInvertibility(ok_pattern[inverse], d, W.shape[1], int(first.size))
+        done[k] = True
+    tested = None if done.all() else done[inverse]
+    return LocalInvertibility(ok_pattern[inverse], d, W.shape[1], int(first.size), tested)

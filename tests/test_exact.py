@@ -352,13 +352,17 @@ def test_hull_in_a_subspace_and_degenerate_box():
 
 
 def test_rank_deficient_weights():
-    """Weights that do not span are not a frame: checked as a one-layer network (PyTorch bias b = -alpha)."""
+    """Weights that do not span are not a frame, but a layer: the same verdict alone and as a one-layer network."""
     rng = np.random.default_rng(1)
     W = np.hstack([rng.standard_normal((10, 3)), np.zeros((10, 1))])
     alpha = np.full(10, -0.3)
     K = rf.Ball(4)
+    L = rf.ReLULayer(W, alpha)
     with pytest.raises(NotAFrameError):
-        rf.ReLULayer(W, alpha)
+        _ = L.frame
+    alone = exact(L, K)
+    assert alone.status == "not injective" and alone.method == "exact (null space)"
+    assert_pair(W, alpha, K, alone.pair)
     v = exact(rf.Network.from_weights([(W, -alpha)]), K)
     assert v.status == "not injective" and v.method == "network"
     assert v.layers[0].method == "exact (null space)" and v.pair_layer == 1
@@ -409,7 +413,7 @@ def test_samples_domain():
     X = np.random.default_rng(0).standard_normal((50, 3))
     v = exact(L, X)
     assert v.method == "finite set" and v.status == "injective"
-    assert any("local invertibility" in s for s in v.notes)
+    assert any("locally invertible at" in s for s in v.notes)
     # two distinct points with the same output: all rows inactive at both
     L2 = rf.ReLULayer(rf.zoo.mercedes_benz(), 5.0)
     K2 = rf.Samples(np.array([[0.0, 0.0], [0.1, 0.0]]))
@@ -555,7 +559,8 @@ def test_samples_pairs_found_across_rounding_cells():
     assert not np.array_equal(a, b) and np.allclose(L(a), L(b))
     check_pair(v, L, rf.Samples(X))
     # local invertibility: one active row never spans the plane
-    assert any("0.0% of the 3 points" in s for s in v.notes)
+    assert any("locally invertible at 0 of 3 data points" in s for s in v.notes)
+    assert v.details["local_invertibility"]["fraction"] == 0.0
     # outputs apart by far more than a rounding are distinct: the data set is injective
     X = np.array([[0.5 + 1e-9, 0.0], [0.5 - 1e-9, 1.0], [2.0, 3.0]])
     v = exact(L, rf.Samples(X))

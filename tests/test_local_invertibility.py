@@ -62,7 +62,23 @@ def test_cli_rank_deficient_is_not_bad_input(tmp_path, domain):
                            "--json", "--quiet", "--time-limit", "20"], capture_output=True, text=True)  # fmt: skip
     rep = json.loads(proc.stdout)
     assert proc.returncode in (0, 1) and rep["exit_code"] == proc.returncode
-    if domain.startswith("box"):  # a one-layer network: the layer's own details say the rank
-        assert rep["layers"][0]["details"]["weights_rank"] == 61
+    if domain.startswith("box"):  # a layer that is not a frame: its details say the rank
+        assert rep["details"]["weights_rank"] == 61
     else:  # on the data: exact, with local invertibility in the data's 61-dimensional span
         assert "61-dimensional span" in rep["details"]["local_invertibility"]["text"]
+
+
+def test_a_time_limit_leaves_patterns_untested_and_says_so():
+    # issue 18: 10,000 points of a wide layer took minutes of rank tests; with a limit the common patterns come first
+    rng = np.random.default_rng(5)
+    W = rng.standard_normal((40, 8))
+    X = rng.standard_normal((3000, 8))
+    full = rf.local_invertibility(rf.ReLULayer(W, 0.0), X)
+    assert full.tested is None and full.n_tested == 3000
+    none = rf.local_invertibility(rf.ReLULayer(W, 0.0), X, time_limit=0.0)
+    assert none.tested is not None and none.n_tested < 3000 and "time limit" in none.text
+    # what was tested agrees with the full run; untested points are not claimed invertible
+    assert np.array_equal(none.invertible[none.tested], full.invertible[none.tested])
+    assert not none.invertible[~none.tested].any()
+    with pytest.raises(rf.InputError):
+        rf.local_invertibility(rf.ReLULayer(W, 0.0), X, time_limit=-1)

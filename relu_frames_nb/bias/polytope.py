@@ -176,7 +176,11 @@ def _gram_gather(X: np.ndarray, gram: np.ndarray | None, a: np.ndarray, b: np.nd
     return np.einsum("...j,...j->...", X[a], X[b])
 
 
-def _pair_values(P: InscribingPolytope) -> _PairValues:
+#: projection problems solved per batch (memory: PROJECTION_BATCH * n^2 floats), the clock read between batches
+PROJECTION_BATCH = 1 << 15
+
+
+def _pair_values(P: InscribingPolytope, deadline: float = math.inf) -> _PairValues:
     cached = P._cache.get("pairs")
     if cached is not None:
         return cached
@@ -230,10 +234,18 @@ def _pair_values(P: InscribingPolytope) -> _PairValues:
             # phi_i is a generator of the simplex and never used by the projection of -phi_i
             # (its KKT multiplier is 1 + <phi_i, P> >= 0): project onto the opposite face
             rows = rows[rows != target[:, None]].reshape(rows.shape[0], n - 1)
-        G = _gram_gather(X, gram, rows[:, :, None], rows[:, None, :])
-        h = -_gram_gather(X, gram, rows, target[:, None])
-        coef = _project_onto_cones(G, h)
-        norm = np.sqrt(np.maximum(np.sum(coef * h, axis=1), 0.0))
+        coef = np.empty(rows.shape)
+        norm = np.empty(rows.shape[0])
+        for c0 in range(0, rows.shape[0], PROJECTION_BATCH):
+            if time.perf_counter() > deadline:
+                raise TooExpensiveError(
+                    f"polytope bias: the time limit passed after {c0} of {rows.shape[0]} projections onto facet cones"
+                )
+            rb, tb = rows[c0 : c0 + PROJECTION_BATCH], target[c0 : c0 + PROJECTION_BATCH]
+            G = _gram_gather(X, gram, rb[:, :, None], rb[:, None, :])
+            h = -_gram_gather(X, gram, rb, tb[:, None])
+            coef[c0 : c0 + rb.shape[0]] = _project_onto_cones(G, h)
+            norm[c0 : c0 + rb.shape[0]] = np.sqrt(np.maximum(np.sum(coef[c0 : c0 + rb.shape[0]] * h, axis=1), 0.0))
         seg_max = np.maximum.reduceat(norm, start) if sptr is not None else norm
         if sptr is not None:
             hits = np.flatnonzero(norm >= seg_max[prob_pair])
@@ -510,7 +522,7 @@ def polytope_bias(
     P = omnidirectional_polytope(frame, facets, max_facets, tol)
     if case == "exterior":
         return _exterior(P, s, domain, shell)
-    pv = _pair_values(P)
+    pv = _pair_values(P, deadline)
     m, n = P.m, P.n
     alpha_b, _ = _reduce(P, pv.vmin, pv.vertex)
     alpha_s, _ = _reduce(P, pv.sphere, pv.vertex)

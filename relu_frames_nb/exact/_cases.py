@@ -52,34 +52,16 @@ def finite_result(W, alpha, K, t0, budget):
     Outputs are compared within each pattern of positive outputs (the others are exactly 0) by a
     k-d tree in the max-norm with a radius above every tolerance of the pair check, and each
     candidate is confirmed by the one pair check (:func:`relu_frames_nb._pairs.collides`).
-    Local invertibility: at each point, whether the active rows restricted to the
-    directions of the data's affine hull have full rank (the layer is then invertible near
-    the point within that hull).
+    Where the layer is invertible near each point is a separate question
+    (:func:`relu_frames_nb.local_invertibility`, which :func:`relu_frames_nb.check` adds to the
+    verdict within the time that is left).
     """
     from scipy.spatial import cKDTree
 
     X = np.asarray(K.points)
-    N = X.shape[0]
     pre = X @ W.T - alpha
-    active = pre >= 0
     Z = np.maximum(pre, 0.0)
-    notes = []
-    if N > 1:
-        _, sv, vt = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)
-        d = int(np.sum(sv > 1e-10 * max(sv[0], 1e-300)))
-        U = vt[:d].T
-    else:
-        d, U = 0, np.zeros((X.shape[1], 0))
-    patterns, inverse = np.unique(active, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    ok_pattern = np.array([d == 0 or (p.any() and np.linalg.matrix_rank(W[p] @ U) >= d) for p in patterns])
-    ok = ok_pattern[inverse]
-    notes.append(
-        f"local invertibility: the active frame vectors span the directions of the data's affine hull (dimension {d}) "
-        f"at {ok.mean():.1%} of the {N} points"
-    )
-    if not ok.all():
-        notes.append(f"points where they do not: {np.flatnonzero(~ok)[:20].tolist()}{' …' if (~ok).sum() > 20 else ''}")
+    notes: list[str] = []
     info = HyperplaneInfo(0, False, "not needed on a finite set")
     wmax = float(np.max(np.linalg.norm(W, axis=1))) if W.size else 0.0
     rounding = 4 * (W.shape[1] + 2) * 2.0**-53 * (wmax * K.radius + float(np.max(np.abs(alpha), initial=0.0)))
