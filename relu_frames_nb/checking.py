@@ -108,7 +108,10 @@ def check(
     -------
     Verdict
         ``status``, ``method``, ``text``, ``certificate`` or ``pair`` (checked in your
-        coordinates), ``bounds``, ``layers`` (networks), ``to_dict()``.
+        coordinates), ``bounds``, ``layers`` (networks), ``to_dict()``. On a data set, the
+        details also say where the layer is locally invertible
+        (:func:`~relu_frames_nb.local_invertibility`, given at most a quarter of the time limit
+        or the time left, whichever is less; the points it reached are counted).
 
     Notes
     -----
@@ -145,7 +148,8 @@ def check(
             v.details.setdefault("bias", LAYER_BIAS)
         if K.finite and (isinstance(model, ReLULayer) or len(model) == 1):
             layer = model if isinstance(model, ReLULayer) else model.relu_form()
-            spare = None if time_limit is None else max(budget.remaining(), 0.0)
+            # an addition to the verdict, not part of it: at most a quarter of the limit (5 s at least)
+            spare = None if time_limit is None else min(budget.remaining(), max(5.0, 0.25 * time_limit))
             li = local_invertibility(layer, K.points, time_limit=spare)
             v.details["local_invertibility"] = {
                 "fraction": li.fraction if li.n_tested else None, "span_dim": li.span_dim, "n_points": int(li.invertible.size),

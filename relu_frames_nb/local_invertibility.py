@@ -78,7 +78,8 @@ class LocalInvertibility:
         text = (f"locally invertible at {int(self.invertible.sum())} of {self.n_tested} data points "
                 f"({100 * self.fraction:.1f}%): the active frame vectors span {where} there")  # fmt: skip
         if self.n_tested < self.invertible.size:
-            text += f" (time limit: {self.n_tested} of the {self.invertible.size} points tested, the most common patterns first)"
+            text += (f" (time limit: {self.n_tested} of the {self.invertible.size} points tested, the most common "
+                     "patterns first, the others in random order)")  # fmt: skip
         return text
 
 
@@ -135,7 +136,9 @@ def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TO
     ok_pattern = np.zeros(first.size, dtype=bool)
     done = np.zeros(first.size, dtype=bool)
     counts = np.bincount(inverse, minlength=first.size)
-    for k in np.argsort(-counts, kind="stable"):
+    # the most common patterns first; among equally common ones a fixed random order (an unbiased sample)
+    shuffled = np.random.default_rng(0).permutation(first.size)
+    for k in shuffled[np.argsort(-counts[shuffled], kind="stable")]:
         rows = active[first[k]] & (norms > 0)
         if d == 0:
             ok_pattern[k] = True

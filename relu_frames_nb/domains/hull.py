@@ -51,7 +51,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
     (True, False)
     """
 
-    __slots__ = ("n", "points", "source", "affine_dimension", "_facets", "_inner")
+    __slots__ = ("n", "points", "source", "affine_dimension", "_facets", "_inner", "_affine")
     polyhedral = True
     open_or_convex = True
 
@@ -69,7 +69,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         else:
             d = 0
         set_attrs(self, n=int(pts.shape[1]), points=pts, source=None if source is None else str(source))
-        set_attrs(self, affine_dimension=d, _facets=None, _inner=None)
+        set_attrs(self, affine_dimension=d, _facets=None, _inner=None, _affine=None)
 
     @classmethod
     def _parse(cls, arg, n, name):
@@ -179,13 +179,16 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         """The data's affine hull: ``x = c + U z`` with the centroid ``c`` and an orthonormal basis ``U``."""
         if self.full_dimensional:
             return Coordinates(np.zeros(self.n)), self
-        c = self.interior_point()
-        d = self.affine_dimension
-        if d == 0:
-            return Coordinates(c, basis=np.zeros((self.n, 0))), None
-        _, _, vt = np.linalg.svd(self.points - c, full_matrices=False)
-        U = vt[:d].T
-        return Coordinates(c, basis=U), Hull((self.points - c) @ U)
+        if self._affine is None:  # computed once (an SVD of the points, and the hull in its coordinates)
+            c = self.interior_point()
+            d = self.affine_dimension
+            if d == 0:
+                set_attrs(self, _affine=(Coordinates(c, basis=np.zeros((self.n, 0))), None))
+            else:
+                _, _, vt = np.linalg.svd(self.points - c, full_matrices=False)
+                U = vt[:d].T
+                set_attrs(self, _affine=(Coordinates(c, basis=U), Hull((self.points - c) @ U)))
+        return self._affine
 
     def support(self, W):
         """Exact: the extremes of ``<w_i, x>`` are attained at the points (in chunks of points)."""
@@ -257,7 +260,14 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         else:
             idx = np.tile(np.arange(k), (N, 1))
         w = rng.dirichlet(np.ones(k), size=N)
-        return np.einsum("ik,ikj->ij", w, X[idx])
+        # the combinations as a product (weights scattered into rows of length M) in chunks of
+        # bounded memory; X[idx] at once would hold N * k * n numbers (20 GB for 4000 samples in R^784)
+        out = np.empty((N, X.shape[1]))
+        for sl in chunks(N, M):
+            dense = np.zeros((sl.stop - sl.start, M))
+            np.put_along_axis(dense, idx[sl], w[sl], axis=1)
+            out[sl] = dense @ X
+        return out
 
     def _facet_equations(self) -> np.ndarray | None:
         if self._facets is None:

@@ -200,12 +200,15 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
 
 
 def _undetermined_text(K, t0, lower, upper, info, reason) -> str:
-    lo = "?" if lower is None else str(lower)
-    up = "?" if upper is None else str(upper)
-    return (
-        f"undetermined on {K.describe()} after {time.perf_counter() - t0:.1f} s ({reason}) — the fewest active "
-        f"frame vectors is between {lo} and {up}; injective needs > h = {info.h}"
-    )
+    head = f"undetermined on {K.describe()} after {time.perf_counter() - t0:.1f} s ({reason}) — "
+    need = f"injective needs > h = {info.h}"
+    if lower is None and upper is None:
+        return head + f"no bound on the fewest active frame vectors was reached; {need}"
+    if lower is None:
+        return head + f"the fewest active frame vectors is at most {upper} (no lower bound reached); {need}"
+    if upper is None:
+        return head + f"the fewest active frame vectors is at least {lower}; {need}"
+    return head + f"the fewest active frame vectors is between {lower} and {upper}; {need}"
 
 
 def _finish(run: Run, subs: list, info: HyperplaneInfo, method: str, t0: float, *, certified: bool,
