@@ -106,3 +106,23 @@ def test_the_cli_reads_the_last_layer_as_told(tmp_path, capsys):
     assert d["details"]["last_layer"] == "linear"
     assert main(["check", str(path), "--last-linear", "--last-relu"]) != 0
     assert "not allowed with argument --last-linear" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_decoder_with_an_injective_last_layer_gets_the_verdict_of_its_relu_layers(seed):
+    # latent 3 -> 8 (ReLU) -> 12 (affine, full column rank): injective on a box exactly when layer 1 is
+    rng = np.random.default_rng(50 + seed)
+    W1, b1 = rng.standard_normal((8, 3)), rng.standard_normal(8) * 0.5 + (2.5 if seed < 3 else 0.0)
+    W2, b2 = rng.standard_normal((12, 8)), rng.standard_normal(12)
+    K = rf.Box(-1, 1, n=3)
+    net = rf.Network.from_weights([(W1, b1), (W2, b2)], last="linear")
+    v = rf.check(net, K, time_limit=30)
+    alone = rf.check(rf.ReLULayer.from_weights(W1, b1), K, time_limit=30)
+    assert v.status == alone.status != "undetermined"
+    assert len(v.layers) == 2 and v.layers[1].status == "injective" and "full column rank 8" in v.layers[1].text
+    if v.pair is not None:
+        x, y = v.pair
+        assert np.all(np.abs(x) <= 1) and np.all(np.abs(y) <= 1) and np.linalg.norm(x - y) > 0
+        assert np.max(np.abs(net(x) - net(y))) <= 1e-9 * (1 + np.max(np.abs(net(x))))
+    else:
+        assert v.certificate is not None and "full column rank" in v.certificate.statement

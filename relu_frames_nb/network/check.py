@@ -240,6 +240,36 @@ def _details(net: Network) -> dict:
             "network_note": net.note, "last_layer": "linear" if net.last_linear else "relu"}  # fmt: skip
 
 
+def _full_column_rank(W: np.ndarray) -> bool:
+    """``rank W = W.shape[1]``, with a margin far above rounding (the smallest singular value above 1e-10 of the largest)."""
+    if W.shape[0] < W.shape[1] or not np.any(W):
+        return False
+    s = np.linalg.svd(W / np.max(np.abs(W)), compute_uv=False)
+    return bool(s[-1] > DEFAULT_RANK_TOL * s[0])
+
+
+def _injective_last(v: Verdict, net: Network) -> Verdict:
+    """The verdict of the ReLU layers told for ``net``, whose affine last layer is injective (full column rank)."""
+    W = net.weights[-1][0]
+    name = _layer_name(net, len(net) - 1)
+    reason = (f"affine, no ReLU after it, and its weights have full column rank {W.shape[1]}: injective on all of "
+              f"R^{W.shape[1]}")  # fmt: skip
+    how = (f"the last layer ({net.names[-1]}) is {reason}, so the network is injective exactly when the layers before "
+           "it are, and a pair of theirs is a pair of the network")  # fmt: skip
+    cert = Certificate("full column rank", f"{name} is {reason}", domain=f"R^{W.shape[1]}")
+    last = Verdict(Status.INJECTIVE, "full column rank", f"{name} ({W.shape[1]} → {W.shape[0]}) on R^{W.shape[1]}: "
+                   f"injective — {reason}", f"R^{W.shape[1]}", cert, details={"layer": name})  # fmt: skip
+    layers = tuple(v.layers) + ((last,) if len(v.layers) == len(net) - 1 else ())
+    status, text, certificate = v.status, v.text, v.certificate
+    if v.status == Status.INJECTIVE:
+        text = v.text.split(" — ", 1)[0] + f" — the {len(net) - 1} ReLU layer(s) certified and the last layer is {reason}"
+        certificate = Certificate("every layer", f"the ReLU layers are injective on their input sets and {cert.statement}",
+                                  domain=v.domain)  # fmt: skip
+    return replace(v, status=status, text=text, certificate=certificate,
+                   output=None if v.pair is None else net(v.pair[0]), layers=layers, notes=(how,) + tuple(v.notes),
+                   details={**v.details, "last_layer": "linear", "n_layers": len(net), "widths": list(net.widths)})  # fmt: skip
+
+
 def _affine_last(v: Verdict, net: Network) -> Verdict:
     """The verdict of ``net.relu_form()`` told for ``net`` (same pairs, same certificates), output recomputed."""
     W = net.weights[-1][0]
@@ -328,6 +358,12 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
     :meth:`~relu_frames_nb.Network.relu_form`, which has the same colliding pairs.
     """
     if net.last_linear:
+        W = net.weights[-1][0]
+        if len(net) > 1 and _full_column_rank(W):
+            # an injective affine map after the ReLU layers: the network is injective iff they are
+            inner = Network.from_weights(net.weights[:-1], note=net.note)
+            inner.names = net.names[:-1]
+            return _injective_last(check_network(inner, K, method=method, budget=budget, seed=seed), net)
         return _affine_last(check_network(net.relu_form(), K, method=method, budget=budget, seed=seed), net)
     if not K.finite and len(net) > 1:
         merged, folded = merge_affine(net, K)
