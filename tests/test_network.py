@@ -339,6 +339,7 @@ def test_witness_at_layer_two_in_the_image_is_lifted(monkeypatch):
     net = Network.from_weights([(W1, b1), (W2, b2)])
     assert np.allclose(net(x1), net(x2))
     # every unit of layer 1 varies over the ball: layer 2's free coordinates are all 12
+    _no_folding(monkeypatch)  # layer 1 is affine on the ball: the lifting is tested with the layers kept apart
     _stub(monkeypatch, [_res("injective"), _res("not injective", pair=(h1, h2))])
     monkeypatch.setattr(check_mod, "_local_pair", lambda *a, **k: pytest.fail("lifting should have succeeded"))
     v = rf.check(net, Ball(3))
@@ -386,6 +387,7 @@ def test_rank_deficient_later_layer(monkeypatch):
     d /= np.linalg.norm(d)
     W2 = rng.standard_normal((30, 12))
     W2 -= np.outer(W2 @ d, d)  # rank 11, null vector in the image's directions: the pair lifts
+    _no_folding(monkeypatch)
     _stub(monkeypatch, [_res("injective"), _real])
     net = Network.from_weights([(W1, b1), (W2, np.zeros(30))])
     v = rf.check(net, Ball(3))
@@ -452,7 +454,12 @@ def test_bad_arguments():
 # -- end to end, with the real layer checks ------------------------------------------------------
 
 
-def test_end_to_end_injective_two_layers():
+def _no_folding(monkeypatch):
+    """Layers affine on their input set stay apart (to test the layer-by-layer path on such networks)."""
+    monkeypatch.setattr(check_mod, "merge_affine", lambda net, K: (net, []))
+
+
+def test_end_to_end_injective_two_layers(monkeypatch):
     rng = np.random.default_rng(15)
     W1 = rng.standard_normal((12, 3))
     W1 /= np.linalg.norm(W1, axis=1, keepdims=True)
@@ -461,10 +468,17 @@ def test_end_to_end_injective_two_layers():
     # alpha = -b very negative: every unit is on over the ball and over the enclosure [0.5, 2.5]^12
     net = Network.from_weights([(W1, np.full(12, 1.5)), (W2, np.full(30, 9.0))])
     v = rf.check(net, Ball(3), time_limit=60)
+    # layer 1 is affine on the ball: folded into layer 2, one layer 3 -> 30 checked on the ball itself
+    assert v.status == Status.INJECTIVE, v.report()
+    assert [c.status for c in v.layers] == ["injective"] and v.details["folded"]
+    assert v.certificate is not None and "folded" in v.notes[0]
+    json.dumps(v.to_dict(), allow_nan=False)
+    # kept apart, layer 2 is certified on the box enclosing the image of layer 1
+    _no_folding(monkeypatch)
+    v = rf.check(net, Ball(3), time_limit=60)
     assert v.status == Status.INJECTIVE, v.report()
     assert [c.status for c in v.layers] == ["injective", "injective"]
     assert all(c.certificate is not None for c in v.layers)
-    json.dumps(v.to_dict(), allow_nan=False)
 
 
 def test_end_to_end_not_injective_at_layer_one():

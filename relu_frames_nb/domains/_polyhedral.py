@@ -57,5 +57,6 @@ def set_attrs(obj: Any, **kw: Any) -> None:
 
 
 def range_text(v: np.ndarray) -> str:
+    """The range of ``v`` for people (4 significant digits; descriptions, not specs)."""
     lo, hi = float(v.min()), float(v.max())
-    return short_number(lo) if lo == hi else f"{short_number(lo)}…{short_number(hi)}"
+    return f"{lo:.4g}" if lo == hi else f"{lo:.4g}…{hi:.4g}"
