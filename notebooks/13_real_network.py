@@ -62,7 +62,7 @@ from sklearn.datasets import load_digits
 from sklearn.decomposition import PCA
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
-from sklearn.neural_network import MLPClassifier
+from sklearn.neural_network import MLPClassifier, MLPRegressor
 from threadpoolctl import threadpool_limits
 
 import relu_frames_nb as rf
@@ -808,6 +808,84 @@ for name, nv in checks.items():
     assert [lay["status"] for lay in cli[name][1]["layers"]] == [str(c.status) for c in nv.layers]
 
 # %% [markdown]
+# ### 5b. A decoder: the direction in which injectivity matters
+#
+# A classifier throws information away on purpose; a **decoder** (the generator of a GAN, the second half of
+# an autoencoder) maps a small latent code to an image and must be injective for its codes to be recovered
+# from its images (Puthawala et al., *Globally injective ReLU networks*, JMLR 2022). We train two decoders
+# from the 6 whitened principal components of the digits back to the 64 pixels (scikit-learn's
+# `MLPRegressor`, ReLU hidden layer, **affine** output): one with 32 hidden units and a bottleneck with 5.
+#
+# `rf.Network.from_sklearn(model, include_output=True)` keeps the output layer as the affine map it is
+# (`net.last_linear`). An affine last layer whose weights have full column rank is injective on all of its
+# input space, so the decoder is injective on the box of latent codes exactly when its ReLU layer is there;
+# when the rank is short, the check reads $s = Wh + b$ as the ReLU layer of rows $[W; -W]$, which has the
+# same colliding pairs ($s = \mathrm{ReLU}(s) - \mathrm{ReLU}(-s)$).
+
+# %%
+LATENT = 6
+pca6 = PCA(n_components=LATENT, whiten=True, random_state=SEED).fit(X)
+codes = pca6.transform(X)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", ConvergenceWarning)
+    decoders = {width: MLPRegressor(hidden_layer_sizes=(width,), max_iter=300, random_state=SEED).fit(codes, X / 16)
+                for width in (32, 5)}  # fmt: skip
+latent_box = rf.Box(codes.min(axis=0), codes.max(axis=0))
+dec_nets = {w: rf.Network.from_sklearn(d, include_output=True) for w, d in decoders.items()}
+dec_checks = {w: rf.check(net, latent_box, time_limit=TIME_LIMIT) for w, net in dec_nets.items()}
+for w, dv in dec_checks.items():
+    rmse = np.sqrt(np.mean((decoders[w].predict(codes) - X / 16) ** 2))
+    print(f"decoder {dec_nets[w]}: root-mean-square pixel error {rmse:.2f} (pixels in [0, 1]) — {dv.status}")
+    for c in dv.layers:
+        print("   ", c.text.split(" — ")[0])
+
+# %%
+dv32, dv5 = dec_checks[32], dec_checks[5]
+assert all(net.last_linear for net in dec_nets.values())
+assert dv32.status == "injective" and dv32.certificate is not None
+assert dv32.layers[-1].status == "injective" and "full column rank 32" in dv32.layers[-1].text
+# the network map is the decoder's own prediction (affine output, no ReLU after it)
+np.testing.assert_allclose(dec_nets[32](codes[:50]), decoders[32].predict(codes[:50]), atol=1e-12)
+assert dv5.status == "not injective"
+c1, c2 = dv5.pair
+assert latent_box.contains(c1) and latent_box.contains(c2) and np.linalg.norm(c1 - c2) > 0
+assert np.max(np.abs(np.subtract(*decoders[5].predict(np.vstack([c1, c2]))))) <= 1e-9  # two codes, one image
+# the pair is close; five rows in R^6 have a common null vector: along it no hidden unit moves at all
+W_h, b_h = dec_nets[5].weights[0]
+null = np.linalg.svd(W_h)[2][-1]
+assert np.max(np.abs(W_h @ null)) <= 1e-12 * np.max(np.abs(W_h))
+steps = np.linspace(0, 10, 1001)
+t_max = max(t for t in steps if latent_box.contains(c1 + t * null))
+far = c1 + t_max * null
+img1, img2 = decoders[5].predict(np.vstack([c1, far]))
+print(f"the check's pair is {np.linalg.norm(c2 - c1):.3f} apart; along the common null vector of the hidden rows "
+      f"{t_max:.2f} apart, the images differ by less than 1e-12")
+assert t_max > 0.5 and np.max(np.abs(img1 - img2)) <= 1e-12
+
+# %% [markdown]
+# The 32-unit decoder is **injective on the whole box of latent codes**: its hidden layer is certified on
+# the box, and its output layer is affine of full column rank. The 5-unit bottleneck cannot be: five
+# hidden units cannot tell six latent numbers apart, and the check returns two codes of the box that decode
+# to the same image. They are close (the witness builder takes a short step); the reason is plain to see in
+# the weights: five rows in $\mathbb{R}^6$ have a common null vector, and along it no hidden unit moves, so
+# the image stays the same from one side of the box to the other:
+
+# %%
+fig = Figure(figsize=(7.5, 2.4), layout="constrained")
+axs = fig.subplots(1, 3, width_ratios=[1, 1, 1.6])
+for ax, img, name in zip(axs[:2], (img1, img2), ("code 1", "code 2")):  # code 2: along the null vector
+    ax.imshow(16 * img.reshape(8, 8), cmap="gray_r", vmin=0, vmax=16)
+    ax.set_title(f"decoded {name}", fontsize=10)
+    ax.set_axis_off()
+ax = axs[2]
+ax.bar(np.arange(LATENT) - 0.2, c1, width=0.4, color=palette.INK, label="code 1")
+ax.bar(np.arange(LATENT) + 0.2, far, width=0.4, color=palette.MUTED, label="code 2")
+ax.set_xticks(range(LATENT), [f"z{j + 1}" for j in range(LATENT)])
+ax.set_title("the two latent codes", fontsize=10)
+ax.legend(fontsize=8)
+fig
+
+# %% [markdown]
 # ## 6. Explore a digit's hidden code
 #
 # Pick a digit with the slider, or switch to **draw** and click pixels on the 8 × 8 grid (**copy digit
@@ -863,6 +941,9 @@ print("the explorer is back in its first state")
 #   Sampling estimates, with or without noise, guarantee nothing beyond their samples.
 # * Layer by layer, the constrained network's first layer is certified; the second is undetermined on the
 #   box around the first layer's image — the same answers from Python and from the command line.
+# * A decoder from 6 latent numbers to 64 pixels with 32 hidden units is injective on the whole box of
+#   latent codes (its affine output layer has full column rank, its hidden layer is certified); a 5-unit
+#   bottleneck is not, and the check hands back two codes with one image.
 
 # %% [markdown]
 # ## Exercises

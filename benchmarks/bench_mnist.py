@@ -1,0 +1,133 @@
+"""Trained networks at MNIST scale (issue 18): budgets that hold in 784 dimensions, and a decoder.
+
+Every case runs ``python -m relu_frames_nb check`` in a fresh process, as a practitioner would, on
+inputs generated here from a fixed seed (no download): images of 28 x 28 pixels made from
+scikit-learn's bundled 8 x 8 digits (each scaled to 20 x 20 and centred, like MNIST, with a little
+noise on the strokes, so that the border pixels are blank in every image), a layer 784 -> 1024 and a
+network 784 -> 1024 -> 256 with He-initialised weights, and a decoder 6 -> 32 -> 64 trained on the
+digits' whitened principal components (affine output, ``--last-linear``).
+
+Printed per case: the wall time against the limit (the baseline is the limit itself: target
+``elapsed <= 1.1 limit + 5 s``), the process's memory high-water mark against the 2 GiB default,
+and the answer. For reference, the issue measured before this change (same machine): ``samples:``
+of 1,000 digits on a 784 -> 1024 layer 5 min 2 s; ``hull:`` of 1,000 digits no answer after 10 to 15
+minutes (1.29 GB); the 784 -> 1024 network on ``box:0,1`` 5 min and 3.3 GB against a 30 s limit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks._common import Target, at_most
+
+_CHILD = r"""
+import json, sys
+from relu_frames_nb.cli import main
+code = main(sys.argv[1:])
+with open("/proc/self/status") as fh:
+    hwm = [line for line in fh if line.startswith("VmHWM:")]
+sys.stderr.write("\n" + json.dumps({"peak_mib": int(hwm[0].split()[1]) / 1024 if hwm else float("nan"), "code": code}) + "\n")
+sys.exit(code)
+"""
+
+
+def digits28(N: int, seed: int = 0) -> np.ndarray:
+    """``N`` images of 28 x 28 pixels in [0, 1] (rows of 784): scikit-learn's digits, 20 x 20, centred."""
+    from scipy.ndimage import zoom
+    from sklearn.datasets import load_digits
+
+    X = load_digits().data / 16.0
+    rng = np.random.default_rng(seed)
+    imgs = X[rng.integers(0, X.shape[0], N)].reshape(-1, 8, 8)
+    big = zoom(imgs, (1, 2.5, 2.5), order=1)
+    big = np.clip(big + 0.05 * rng.standard_normal(big.shape) * (big > 0.05), 0.0, 1.0)
+    out = np.zeros((N, 28, 28))
+    out[:, 4:24, 4:24] = big
+    return out.reshape(N, 784)
+
+
+def _files(tmp: Path) -> dict:
+    rng = np.random.default_rng(18)
+    W1, b1 = rng.standard_normal((1024, 784)) * np.sqrt(2 / 784), 0.01 * rng.standard_normal(1024)
+    W2, b2 = rng.standard_normal((256, 1024)) * np.sqrt(2 / 1024), 0.01 * rng.standard_normal(256)
+    np.savez(tmp / "fc1.npz", W=W1, b=b1)
+    np.savez(tmp / "net.npz", **{"fc1.weight": W1, "fc1.bias": b1, "fc2.weight": W2, "fc2.bias": b2})
+    np.save(tmp / "X10k.npy", digits28(10_000))
+    np.save(tmp / "X1k.npy", digits28(1_000, seed=1))
+    # the decoder: whitened PCA codes of the 8 x 8 digits back to their pixels
+    from sklearn.datasets import load_digits
+    from sklearn.decomposition import PCA
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPRegressor
+
+    X = load_digits().data
+    codes = PCA(n_components=6, whiten=True, random_state=0).fit_transform(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        dec = MLPRegressor(hidden_layer_sizes=(32,), max_iter=300, random_state=0).fit(codes, X / 16)
+    np.savez(tmp / "decoder.npz", **{"fc1.weight": dec.coefs_[0].T, "fc1.bias": dec.intercepts_[0],
+                                     "fc2.weight": dec.coefs_[1].T, "fc2.bias": dec.intercepts_[1]})  # fmt: skip
+    np.save(tmp / "latent_box.npy", np.stack([codes.min(axis=0), codes.max(axis=0)]))
+    return {
+        "784 -> 1024 layer on samples: 10,000 digits": (["fc1.npz", "--domain", "samples:X10k.npy"], 60.0),
+        "784 -> 1024 -> 256 on box:0,1": (["net.npz", "--domain", "box:0,1"], 30.0),
+        "784 -> 1024 -> 256 on samples: 10,000 digits": (["net.npz", "--domain", "samples:X10k.npy"], 30.0),
+        "784 -> 1024 -> 256 on hull: 1,000 digits": (["net.npz", "--domain", "hull:X1k.npy"], 30.0),
+        "decoder 6 -> 32 -> 64 on its latent box": (["decoder.npz", "--domain", "box:latent_box.npy", "--last-linear"], 120.0),
+    }
+
+
+def _run(tmp: Path, args: list, limit: float) -> dict:
+    cmd = [sys.executable, "-c", _CHILD, "check", *args, "--time-limit", str(limit), "--json", "--quiet"]
+    t0 = time.perf_counter()
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp,
+                         env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])))  # fmt: skip
+    elapsed = time.perf_counter() - t0
+    tail = res.stderr.strip().splitlines()[-1] if res.stderr.strip() else "{}"
+    try:
+        info = json.loads(tail)
+    except json.JSONDecodeError:
+        info = {"peak_mib": float("nan")}
+    try:
+        status = json.loads(res.stdout)["status"]
+    except (json.JSONDecodeError, KeyError):
+        status = f"no JSON (exit {res.returncode})"
+    return {"elapsed": elapsed, "peak_mib": info.get("peak_mib", float("nan")), "status": status, "code": res.returncode}
+
+
+def main() -> list[Target]:
+    targets = []
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        cases = _files(tmp)
+        for name, (args, limit) in cases.items():
+            r = _run(tmp, args, limit)
+            print(f"{name:<46} limit {limit:4.0f} s: {r['elapsed']:6.1f} s (ratio {r['elapsed'] / limit:4.2f}), "
+                  f"peak {r['peak_mib']:6.0f} MiB, {r['status']}", flush=True)  # fmt: skip
+            if name.startswith("784 -> 1024 layer on samples"):
+                targets.append(at_most(f"mnist: {name}, elapsed", r["elapsed"], 60.0, " s"))
+            else:
+                targets.append(at_most(f"mnist: {name}, elapsed (limit {limit:g} s)", r["elapsed"], 1.1 * limit + 5, " s"))
+            targets.append(at_most(f"mnist: {name}, peak memory", r["peak_mib"], 2048.0, " MiB"))
+            decided = r["status"] in ("injective", "not injective")
+            if name.startswith("decoder"):
+                targets.append(Target(f"mnist: {name}, decided", float(decided), 1.0, decided, "", "a certificate or a pair"))
+            else:
+                ok = r["code"] in (0, 1, 3)
+                targets.append(Target(f"mnist: {name}, an answer", float(ok), 1.0, ok, "", "exit 0, 1 or 3"))
+    held = sum(t.holds for t in targets)
+    print(f"bench_mnist: {held}/{len(targets)} targets hold")
+    return targets
+
+
+if __name__ == "__main__":
+    main()
