@@ -28,6 +28,7 @@ be rectifying). A failure of either turns the verdict into "undetermined" and sa
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -119,7 +120,53 @@ def check_weights(
     except BudgetExhausted as exc:
         notes.append(f"time limit reached during {exc.stage or 'the check'}")
     verdict = _combine(P, K, fast, ex, notes, details, t0, budget)
-    return _confirm(verdict, W, alpha, K, P, budget, seed)
+    verdict = _confirm(verdict, W, alpha, K, P, budget, seed)
+    dead = dead_inputs(W, K)
+    if dead:
+        verdict.details["dead_inputs"] = {k: v.tolist() for k, v in dead.items()}
+        verdict = replace(verdict, notes=(*verdict.notes, _dead_text(dead, W.shape[1])))
+    return verdict
+
+
+#: a column of the weights counts as dead below this fraction of the largest column
+DEAD_RTOL = 1e-10
+
+
+def dead_inputs(W: np.ndarray, K: Domain) -> dict[str, np.ndarray]:
+    """Inputs the layer cannot see: ``"unread"`` (columns of ``W`` below ``DEAD_RTOL`` of the largest)
+    and, on a data set, ``"constant"`` (coordinates with one value in every point). Empty entries are left out.
+    """
+    W = np.asarray(W, dtype=float)
+    out: dict[str, np.ndarray] = {}
+    if W.size:
+        norms = np.max(np.abs(W), axis=0)
+        top = float(np.max(norms))
+        unread = np.flatnonzero(norms <= DEAD_RTOL * top) if top > 0 else np.arange(W.shape[1])
+        if unread.size:
+            out["unread"] = unread
+    if K.finite and K.points.shape[0] > 1:
+        X = K.points
+        constant = np.flatnonzero(np.all(X == X[0], axis=0))
+        if constant.size:
+            out["constant"] = constant
+    return out
+
+
+def _dead_text(dead: dict, n: int) -> str:
+    def show(idx: np.ndarray) -> str:
+        head = ", ".join(str(int(i)) for i in idx[:12])
+        return head + (f", … ({idx.size} in all)" if idx.size > 12 else "")
+
+    parts = []
+    if "unread" in dead:
+        parts.append(f"{dead['unread'].size} of the {n} inputs are never read (their weights are below {DEAD_RTOL:g} of "
+                     f"the largest; 0-based indices {show(dead['unread'])}): the layer cannot tell apart inputs that differ "
+                     "only there, so it is not injective on a domain where they vary; check on the other coordinates "
+                     "(or on the data's span) to ask about the rest")  # fmt: skip
+    if "constant" in dead:
+        parts.append(f"{dead['constant'].size} of the {n} coordinates are constant on the data (0-based indices "
+                     f"{show(dead['constant'])}, e.g. pixels blank in every image)")  # fmt: skip
+    return "; ".join(parts)
 
 
 # ---------------------------------------------------------------------------------
@@ -348,8 +395,6 @@ def _demote(v: Verdict, why: str) -> Verdict:
 
 
 def _confirm(v: Verdict, W: np.ndarray, alpha: np.ndarray, K: Domain, P: Normalised, budget: Budget, seed: Any) -> Verdict:
-    from dataclasses import replace
-
     if v.pair is not None:
         x, y = (np.asarray(p, dtype=float) for p in v.pair)
         if not (collides(W, alpha, x, y) and K.contains_certified(x) and K.contains_certified(y)):

@@ -413,3 +413,20 @@ def test_a_pair_that_fails_in_the_callers_coordinates_is_not_reported(monkeypatc
     v = rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45), rf.Ball(2))
     assert v.status == "undetermined" and v.pair is None and "did not pass" in v.text
     assert collides is not None
+
+
+def test_dead_inputs_are_named():
+    # issue 18: pixel-space models ignore the border pixels (weights ~1e-23); the verdict says which inputs
+    rng = np.random.default_rng(4)
+    W = rng.standard_normal((30, 8))
+    W[:, [2, 5]] = 1e-23
+    v = rf.check(rf.ReLULayer(W, -0.5), rf.Box(0, 1, n=8), time_limit=20)
+    assert v.status == "not injective" and v.details["dead_inputs"] == {"unread": [2, 5]}
+    assert any("2 of the 8 inputs are never read" in note and "2, 5" in note for note in v.notes)
+    X = rng.random((40, 8))
+    X[:, 3] = 0.0
+    v = rf.check(rf.ReLULayer(W, -0.5), X, time_limit=20)
+    assert v.details["dead_inputs"] == {"unread": [2, 5], "constant": [3]}
+    # a layer that reads every input says nothing of the kind
+    v = rf.check(rf.ReLULayer(rng.standard_normal((30, 8)), -0.5), rf.Box(0, 1, n=8), time_limit=20)
+    assert "dead_inputs" not in v.details
