@@ -119,38 +119,48 @@ def _local_pair(net: Network, k: int, K: Domain, seed: Any, budget: Budget) -> t
     """
     X = _candidates(K, seed)
     n = net.n
-    H = X
-    J = np.broadcast_to(np.eye(n), (X.shape[0], n, n))
-    pres, derivs = [], []
-    for W, b in net.weights[: k + 1]:
-        P = H @ W.T + b
-        G = np.einsum("ij,njk->nik", W, J)
-        pres.append(P)
-        derivs.append(G)
-        H = np.maximum(P, 0.0)
-        J = G * (P > 0)[:, :, None]
-    s = np.linalg.svd(J, compute_uv=False)
-    scale = np.maximum(s[:, 0], 1e-300)
-    singular = np.flatnonzero((J.shape[1] < n) | (s[:, -1] <= DEFAULT_RANK_TOL * scale))
     r = K.radius if K.bounded else 1.0 + float(np.max(np.linalg.norm(X, axis=1)))
-    for i in singular[:50]:
+    widest = max(W.shape[0] for W, _ in net.weights[: k + 1])
+    # Jacobians of a chunk of points at once: (points, width, n) numbers, within the memory allowance
+    step = budget.rows(8.0 * 3 * widest * n, fraction=0.25, maximum=X.shape[0])
+    tried = 0
+    for c0 in range(0, X.shape[0], step):
         budget.check("local pair search")
-        V = null_space(J[i], n, limit=1)
-        v = V[:, 0] if V.shape[1] else np.linalg.svd(J[i])[2][-1]
-        t = r
-        for P, G in zip(pres, derivs):
-            d = G[i] @ v
-            moving = np.abs(d) > 1e-12 * max(1.0, float(np.max(np.abs(d))))
-            if np.any(moving):
-                t = min(t, 0.5 * float(np.min(np.abs(P[i][moving]) / np.abs(d[moving]))))
-        x = X[i]
-        for _ in range(40):
-            for y1, y2 in ((x, x + t * v), (x - t * v, x + t * v), (x, x - t * v)):
-                if _verified(net, K, y1, y2) is not None:
-                    return y1, y2
-            t /= 2.0
-            if t < PAIR_MIN_SEPARATION * max(1.0, float(np.linalg.norm(x))):
-                break
+        H = X[c0 : c0 + step]
+        J = np.broadcast_to(np.eye(n), (H.shape[0], n, n))
+        pres, derivs = [], []
+        for W, b in net.weights[: k + 1]:
+            P = H @ W.T + b
+            G = np.matmul(W, J)
+            pres.append(P)
+            derivs.append(G)
+            H = np.maximum(P, 0.0)
+            J = G * (P > 0)[:, :, None]
+            budget.check("local pair search")
+        s = np.linalg.svd(J, compute_uv=False)
+        scale = np.maximum(s[:, 0], 1e-300)
+        singular = np.flatnonzero((J.shape[1] < n) | (s[:, -1] <= DEFAULT_RANK_TOL * scale))
+        for i in singular:
+            if tried >= 50:
+                return None
+            tried += 1
+            budget.check("local pair search")
+            V = null_space(J[i], n, limit=1)
+            v = V[:, 0] if V.shape[1] else np.linalg.svd(J[i])[2][-1]
+            t = r
+            for P, G in zip(pres, derivs):
+                d = G[i] @ v
+                moving = np.abs(d) > 1e-12 * max(1.0, float(np.max(np.abs(d))))
+                if np.any(moving):
+                    t = min(t, 0.5 * float(np.min(np.abs(P[i][moving]) / np.abs(d[moving]))))
+            x = X[c0 + i]
+            for _ in range(40):
+                for y1, y2 in ((x, x + t * v), (x - t * v, x + t * v), (x, x - t * v)):
+                    if _verified(net, K, y1, y2) is not None:
+                        return y1, y2
+                t /= 2.0
+                if t < PAIR_MIN_SEPARATION * max(1.0, float(np.linalg.norm(x))):
+                    break
     return None
 
 
