@@ -328,6 +328,9 @@ def build_check_parser(parser: argparse.ArgumentParser | None = None) -> argpars
                    help=f"seconds for the whole check (default {DEFAULT_TIME_LIMIT:g})")  # fmt: skip
     p.add_argument("--memory-limit", type=_gigabytes, default=DEFAULT_MEMORY / 1024**3,
                    help=f"gigabytes of working memory (default {DEFAULT_MEMORY / 1024**3:g})")  # fmt: skip
+    p.add_argument("--save-pair", metavar="FILE",
+                   help="draw a colliding pair into FILE (.png, .pdf or .svg; images when the input is a square "
+                        "number of pixels); needs matplotlib")  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--json", action="store_true", help="machine-readable output: Verdict.to_dict()")
     return p
@@ -433,6 +436,8 @@ def _main_check(args: argparse.Namespace, watch: _Watch) -> int:
             verdict.details["bias"] = said
             verdict = replace(verdict, notes=(*verdict.notes, said))
         watch.close()
+        if args.save_pair:
+            verdict = _save_pair(verdict, model, args.save_pair)
         text = json.dumps(verdict.to_dict(), indent=2, ensure_ascii=False) if args.json else verdict.report()
     except (ReluFramesError, ValueError, OSError) as exc:
         return _fail(args, EXIT_BAD_INPUT, str(exc))
@@ -443,6 +448,24 @@ def _main_check(args: argparse.Namespace, watch: _Watch) -> int:
     except Exception as exc:  # a bug: report it, never as a verdict
         return _fail(args, EXIT_INTERNAL_ERROR, f"internal error ({type(exc).__name__}: {exc}); please report it")
     return _emit(text, verdict.exit_code)
+
+
+def _save_pair(verdict: Any, model: Any, path: str) -> Any:
+    """Draw the verdict's pair into ``path`` (and say so in the verdict); without a pair, say that instead."""
+    target = Path(path)
+    if target.suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise InputError(f"--save-pair must name a .png, .pdf or .svg file; got {path!r}.")
+    if verdict.pair is None:
+        return replace(verdict, notes=(*verdict.notes, f"--save-pair: no pair to draw ({verdict.status}); {path} not written"))
+    try:
+        from .viz.pairs import plot_pair
+    except ImportError as exc:  # pragma: no cover - matplotlib missing
+        raise InputError(f"--save-pair needs matplotlib: {exc}") from None
+    out = model(verdict.pair[0])
+    title = f"two inputs with the same output ({verdict.status}, layer {verdict.pair_layer or 1})"
+    plot_pair(verdict.pair, outputs=out, title=title).savefig(target, dpi=120)
+    verdict.details["pair_figure"] = str(target)
+    return replace(verdict, notes=(*verdict.notes, f"the pair is drawn in {path}"))
 
 
 def _emit(text: str, code: int = 0) -> int:

@@ -333,3 +333,29 @@ def test_the_milp_child_dies_with_its_parent(tmp_path):
     while time.monotonic() - t0 < 30 and any(_alive(k) for k in kids):
         time.sleep(0.05)
     assert not any(_alive(k) for k in kids)
+
+
+def test_save_pair_draws_the_pair(tmp_path):
+    # issue 18: --save-pair FILE draws a colliding pair (images when the input is a square number of pixels)
+    import json
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(0)
+    W = rng.standard_normal((40, 64))
+    W[:, :8] = 1e-23  # eight pixels never read
+    np.savez(tmp_path / "l64.npz", W=W, b=np.zeros(40))
+    run = lambda *a: subprocess.run([sys.executable, "-m", "relu_frames_nb", "check", *map(str, a), "--quiet", "--json"],  # noqa: E731
+                                    capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    proc = run("l64.npz", "--domain", "box:0,1", "--save-pair", "pair.png")
+    rep = json.loads(proc.stdout)
+    assert rep["status"] == "not injective" and rep["details"]["pair_figure"] == "pair.png"
+    assert (tmp_path / "pair.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert rep["details"]["dead_inputs"]["unread"] == list(range(8))
+    # no pair: nothing written, and the verdict says so
+    np.savez(tmp_path / "id.npz", W=np.vstack([np.eye(3), -np.eye(3)]), b=np.ones(6))
+    proc = run("id.npz", "--domain", "ball:1", "--save-pair", "none.png")
+    rep = json.loads(proc.stdout)
+    assert rep["status"] == "injective" and not (tmp_path / "none.png").exists()
+    assert any("no pair to draw" in note for note in rep["notes"])
+    assert run("id.npz", "--save-pair", "pair.txt").returncode == 2

@@ -16,6 +16,8 @@ space       the 3-D scenes in one place (re-exports only): scene builders return
             vertex stars), :class:`PolytopeScene`, :class:`PolytopeViewer`, the 3-D figures
 viewer3d    :class:`PolytopeViewer` (pythreejs) of a :class:`PolytopeScene`
 render3d    :func:`static_render` (matplotlib 3-D), :func:`figure_poly`, :func:`figure4`
+pairs       :func:`plot_pair`, a colliding pair drawn (images when the input is one; the CLI's
+            ``--save-pair``)
 experiments the figures of "Numerical experiments": :func:`plot_propinj`,
             :func:`plot_isinj`, :func:`plot_conv` (used by ``reproduce`` and the notebooks)
 widgets     :class:`FrameExplorer2D` (explorer2d), :class:`PolytopeExplorer3D`
