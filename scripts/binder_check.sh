@@ -54,5 +54,6 @@ print("binder_check: the python3 kernel runs", exe)
 PY
 "$work/venv/bin/python" -c "import relu_frames_nb, matplotlib, ipywidgets, pythreejs, jupyterlab, voila; print('binder_check: relu_frames_nb', relu_frames_nb.__version__, 'installed from', relu_frames_nb.__file__)"
 
-"$work/venv/bin/python" scripts/build_notebooks.py --out "$work/executed" "$@"
+# run times are reported, not asserted: CI runners and Binder are shared machines
+"$work/venv/bin/python" scripts/build_notebooks.py --out "$work/executed" --no-budget "$@"
 echo "binder_check: the whole chain ran in the Binder environment"

@@ -12,7 +12,8 @@ widgets render on nbviewer; 3-D viewers and explorers also carry a static PNG in
 
 At the default size (``RELU_FRAMES_FULL`` unset) every notebook must run in ``--per-notebook``
 seconds (60) and the chain in ``--budget`` seconds (300); the script prints the run times and fails
-when a budget is exceeded. With ``RELU_FRAMES_FULL=1`` the budgets are not enforced.
+when a budget is exceeded. With ``RELU_FRAMES_FULL=1`` or ``--no-budget`` (the Binder check in the
+test suite: a run time is a benchmark's business, never a test's) the budgets are only reported.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-notebook", type=float, default=60.0, help="seconds allowed per notebook (default size)")
     ap.add_argument("--budget", type=float, default=300.0, help="seconds allowed for the whole chain (default size)")
     ap.add_argument("--cell-timeout", type=int, default=1800, help="nbclient timeout per cell, seconds")
+    ap.add_argument("--no-budget", action="store_true",
+                    help="print the run times without failing on them (tests and CI: shared machines under load)")  # fmt: skip
     args = ap.parse_args(argv)
 
     import nbformat
@@ -90,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     if failed:
         print("\nfailed:\n  " + "\n  ".join(failed), file=sys.stderr)
         return 1
-    if not full and (total > args.budget or any(t > args.per_notebook for _, t in times)):
+    if not full and not args.no_budget and (total > args.budget or any(t > args.per_notebook for _, t in times)):
         print(f"\nbudget exceeded: {args.per_notebook:g} s per notebook, {args.budget:g} s for the chain", file=sys.stderr)
         return 1
     return 0
