@@ -54,6 +54,10 @@ class Conv2d(Module):
     pass
 
 
+class MaxPool2d(Module):
+    pass
+
+
 class Sequential(Module):
     def __init__(self, *mods):
         self.mods = mods
@@ -100,13 +104,13 @@ def test_a_classifier_reads_its_hidden_layers_and_says_what_it_left_out():
 def test_modules_that_are_not_a_chain_of_linear_and_relu_are_refused():
     rng = np.random.default_rng(1)
     cases = [
-        (Sequential(Conv2d(), ReLU()), "got Conv2d"),
+        (Sequential(Conv2d(), ReLU()), "needs the image shape: pass input_shape"),
         (Sequential(ReLU(), Linear(2, 3, rng)), "a ReLU must follow a Linear"),
         (Sequential(Linear(2, 3, rng), Linear(3, 3, rng), ReLU()), "must be followed by a ReLU; got Linear"),
         (Sequential(Linear(2, 3, rng)), "a linear model"),
         (Sequential(), "empty module"),
         (Net(), "with its own forward"),
-        (Sequential(Linear(2, 3, rng), ReLU(), Flatten(), Linear(3, 2, rng), ReLU()), "got Flatten"),
+        (Sequential(Linear(2, 3, rng), ReLU(), MaxPool2d(), Linear(3, 2, rng), ReLU()), "got MaxPool2d"),
     ]
     for module, message in cases:
         with pytest.raises(InputError, match=message):
@@ -120,3 +124,72 @@ def test_real_torch_modules_when_torch_is_installed():
     net = rf.Network.from_torch(model)
     X = torch.randn(20, 4)
     np.testing.assert_allclose(net(X.numpy()), torch.relu(model[1](X)).detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def _conv_reference(x, K, b, stride, pad):
+    """A direct loop: PyTorch's Conv2d (cross-correlation with zero padding) of one image (C, H, W)."""
+    c_out, c_in, kh, kw = K.shape
+    xp = np.pad(x, ((0, 0), (pad, pad), (pad, pad)))
+    Ho, Wo = (xp.shape[1] - kh) // stride + 1, (xp.shape[2] - kw) // stride + 1
+    out = np.zeros((c_out, Ho, Wo))
+    for o in range(c_out):
+        for i in range(Ho):
+            for j in range(Wo):
+                out[o, i, j] = np.sum(K[o] * xp[:, i * stride : i * stride + kh, j * stride : j * stride + kw]) + b[o]
+    return out
+
+
+@pytest.mark.parametrize("stride,pad", [(1, 0), (2, 1), (1, 2)])
+def test_a_convolution_is_unrolled_into_the_dense_layer_of_the_same_map(stride, pad):
+    from relu_frames_nb.network.model import conv2d_matrix
+
+    rng = np.random.default_rng(stride + 3 * pad)
+    K, b = rng.standard_normal((3, 2, 3, 3)), rng.standard_normal(3)
+    A, bias, shape = conv2d_matrix(K, b, (2, 6, 5), stride=stride, padding=pad)
+    for _ in range(5):
+        x = rng.standard_normal((2, 6, 5))
+        ref = _conv_reference(x, K, b, stride, pad)
+        assert shape == ref.shape
+        np.testing.assert_allclose(A @ x.ravel() + bias, ref.ravel(), rtol=1e-12, atol=1e-12)
+
+
+def test_a_small_convolutional_network_is_read_and_checked():
+    # stand-ins: Conv2d(1 -> 2, 3x3) + ReLU on 5 x 5 images, Flatten, Linear(18 -> 30) + ReLU
+    rng = np.random.default_rng(7)
+
+    class Conv(Module):
+        def __init__(self):
+            self.weight, self.bias = Tensor(rng.standard_normal((2, 1, 3, 3))), Tensor(rng.standard_normal(2))
+            self.stride, self.padding, self.dilation, self.groups, self.padding_mode = (1, 1), (0, 0), (1, 1), 1, "zeros"
+
+    Conv.__name__ = "Conv2d"
+    conv = Conv()
+    model = Sequential(conv, ReLU(), Flatten(), Linear(18, 30, rng), ReLU())
+    with pytest.raises(InputError, match="input_shape"):
+        rf.Network.from_torch(model)
+    net = rf.Network.from_torch(model, input_shape=(1, 5, 5))
+    assert net.widths == (25, 18, 30) and "unrolled" in net.note
+    X = rng.standard_normal((10, 1, 5, 5))
+    first = np.stack([_conv_reference(x, conv.weight.a, conv.bias.a, 1, 0) for x in X]).reshape(10, -1)
+    np.testing.assert_allclose(net.forward(X.reshape(10, -1), upto=1), np.maximum(first, 0), rtol=1e-12, atol=1e-12)
+    # 18 units read 25 pixels: never injective on the pixel box; the pair is a real collision of the network
+    v = rf.check(net, rf.Box(0, 1, n=25), time_limit=30)
+    assert v.status == "not injective"
+    x, y = v.pair
+    np.testing.assert_allclose(net(x), net(y), rtol=1e-9, atol=1e-12)
+    with pytest.raises(InputError, match="dilation"):
+        conv.dilation = (2, 2)
+        rf.Network.from_torch(model, input_shape=(1, 5, 5))
+
+
+def test_real_torch_convolutions_when_torch_is_installed():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(1)
+    model = torch.nn.Sequential(torch.nn.Conv2d(1, 3, 3, stride=2, padding=1), torch.nn.ReLU(), torch.nn.Flatten(),
+                                torch.nn.Linear(3 * 4 * 4, 20), torch.nn.ReLU(), torch.nn.Linear(20, 10))  # fmt: skip
+    net = rf.Network.from_torch(model, input_shape=(1, 8, 8))
+    X = torch.rand(16, 1, 8, 8)
+    want = torch.relu(model[3](torch.relu(model[0](X)).flatten(1))).detach().numpy()
+    np.testing.assert_allclose(net(X.numpy().reshape(16, -1)), want, rtol=1e-5, atol=1e-6)
+    with_out = rf.Network.from_torch(model, input_shape=(1, 8, 8), include_output=True)
+    np.testing.assert_allclose(with_out(X.numpy().reshape(16, -1)), model(X).detach().numpy(), rtol=1e-5, atol=1e-5)

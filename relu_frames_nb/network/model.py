@@ -20,7 +20,7 @@ from .._validation import as_points, to_float_array
 from ..errors import DimensionMismatchError, InputError
 from ..layer import CONVENTION_HELP, ReLULayer
 
-__all__ = ["Network"]
+__all__ = ["Network", "conv2d_matrix"]
 
 
 def _as_weights(W: Any, b: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -85,6 +85,64 @@ def _tensor(value: Any, name: str) -> np.ndarray:
     if hasattr(value, "numpy"):
         value = value.numpy()
     return to_float_array(value, name)
+
+
+#: the largest unrolled convolution (entries of its dense matrix) that is built
+CONV_MAX_ENTRIES = 50_000_000
+
+
+def _pair_arg(value: Any, name: str) -> tuple[int, int]:
+    if isinstance(value, str):
+        raise InputError(f"{name} must be integers; got {value!r} (padding='same'/'valid' is not supported).")
+    t = tuple(int(v) for v in (value if isinstance(value, (tuple, list)) else (value, value)))
+    if len(t) != 2:
+        raise InputError(f"{name} must be one integer or two; got {value!r}.")
+    return t
+
+
+def conv2d_matrix(weight: Any, bias: Any, in_shape: tuple[int, int, int], *, stride: Any = 1, padding: Any = 0,
+                  name: str = "conv") -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:  # fmt: skip
+    """A 2-D convolution (PyTorch's ``Conv2d``: cross-correlation, zero padding) as a dense matrix.
+
+    ``weight`` has shape ``(C_out, C_in, kh, kw)``; the input is an image of shape
+    ``in_shape = (C_in, H, W)`` flattened in C order (channel, row, column), as ``nn.Flatten``
+    does, and so is the output of shape ``(C_out, H', W')``. Returns ``(A, b, out_shape)`` with
+    ``conv(x) = A @ x.ravel() + b``.
+    """
+    K = _tensor(weight, f"{name}.weight")
+    if K.ndim != 4:
+        raise InputError(f"{name}.weight must have shape (C_out, C_in, kh, kw); got {K.shape}.")
+    c_out, c_in, kh, kw = K.shape
+    C, H, Wd = (int(v) for v in in_shape)
+    if C != c_in:
+        raise DimensionMismatchError(f"{name} expects {c_in} input channels; the image before it has {C}.")
+    (sh, sw), (ph, pw) = _pair_arg(stride, f"{name}.stride"), _pair_arg(padding, f"{name}.padding")
+    if sh < 1 or sw < 1 or ph < 0 or pw < 0:
+        raise InputError(f"{name}: stride must be >= 1 and padding >= 0; got {(sh, sw)} and {(ph, pw)}.")
+    Ho, Wo = (H + 2 * ph - kh) // sh + 1, (Wd + 2 * pw - kw) // sw + 1
+    if Ho < 1 or Wo < 1:
+        raise DimensionMismatchError(f"{name}: a {kh} x {kw} kernel does not fit an image of {H} x {Wd} (padding {ph, pw}).")
+    entries = c_out * Ho * Wo * C * H * Wd
+    if entries > CONV_MAX_ENTRIES:
+        raise InputError(f"{name} unrolled would be a {c_out * Ho * Wo} x {C * H * Wd} matrix ({entries:.3g} entries, more "
+                         f"than {CONV_MAX_ENTRIES:.0e}): only small images are supported.")  # fmt: skip
+    A = np.zeros((c_out, Ho, Wo, C, H, Wd))
+    oi, oj = np.arange(Ho), np.arange(Wo)
+    for a in range(kh):
+        rows = oi * sh - ph + a
+        ok_r = (rows >= 0) & (rows < H)
+        for c in range(kw):
+            cols = oj * sw - pw + c
+            ok_c = (cols >= 0) & (cols < Wd)
+            ii, jj = np.meshgrid(oi[ok_r], oj[ok_c], indexing="ij")
+            rr, cc = np.meshgrid(rows[ok_r], cols[ok_c], indexing="ij")
+            # A[o, i, j, ch, r, c] = K[o, ch, a, c] for every output channel o and input channel ch
+            A[:, ii, jj, :, rr, cc] = K[:, :, a, c][None, None]
+    A = A.reshape(c_out * Ho * Wo, C * H * Wd)
+    b = np.zeros(c_out) if bias is None else _tensor(bias, f"{name}.bias").reshape(-1)
+    if b.shape != (c_out,):
+        raise DimensionMismatchError(f"{name}.bias must have {c_out} entries; got {b.shape}.")
+    return A, np.repeat(b, Ho * Wo), (c_out, Ho, Wo)
 
 
 def _natural_key(name: str) -> list:
@@ -366,22 +424,26 @@ class Network:
         return cls._from_pairs(layers, note=note, last="linear" if include_output else "relu")
 
     @classmethod
-    def from_torch(cls, module: Any, *, include_output: bool = False) -> Network:
+    def from_torch(cls, module: Any, *, include_output: bool = False, input_shape: Any = None) -> Network:
         """The ReLU layers of a PyTorch ``nn.Sequential`` of ``Linear`` and ``ReLU`` (torch is not imported).
 
         The modules are read in order (nested ``Sequential`` containers are opened): each ``Linear``
-        followed by a ``ReLU`` is a layer ``ReLU(W x + b)``; a leading ``Flatten`` (images in, vectors
-        to the first layer) and ``Dropout`` / ``Identity`` (the identity at inference) are skipped, which
-        :attr:`note` says. A last ``Linear`` without a ``ReLU`` is the model's output layer (logits):
+        (or ``Conv2d``) followed by a ``ReLU`` is a layer ``ReLU(W x + b)``; ``Flatten`` (the identity
+        on flattened images) and ``Dropout`` / ``Identity`` (the identity at inference) are skipped,
+        which :attr:`note` says. A last ``Linear`` without a ``ReLU`` is the model's output layer (logits):
         it is left out, as with :meth:`from_sklearn`, unless ``include_output``.
 
         Parameters
         ----------
         module : torch.nn.Sequential (or any iterable of modules, each with its class name)
         include_output : bool, default False
-            Also take a last ``Linear`` without a ``ReLU``, followed by a ReLU. A certificate for that
-            network proves the model's last affine map injective too (ReLU is a function); a witness for
-            it says nothing about the model.
+            Also take a last ``Linear`` without a ``ReLU``, as the affine map it is (see
+            :attr:`last_linear`).
+        input_shape : (channels, height, width), optional
+            The shape of one input image; needed when the module has ``Conv2d`` layers. Each
+            ``Conv2d`` (zero padding, any stride, no dilation, one group) followed by a ``ReLU`` is
+            unrolled into the dense layer of the same map on images flattened in C order (channel,
+            row, column), as ``nn.Flatten`` does (:func:`conv2d_matrix`); small images only.
 
         Returns
         -------
@@ -405,24 +467,48 @@ class Network:
         mods = [(name, mod, type(mod).__name__) for name, mod in _torch_modules(module)]
         if not mods:
             raise InputError("module must hold Linear and ReLU modules; got an empty module.")
-        skipped = [f"{name} ({kind})" for i, (name, _, kind) in enumerate(mods)
-                   if kind in _INERT or (kind == "Flatten" and i == 0)]  # fmt: skip
-        chain = [(name, mod, kind) for i, (name, mod, kind) in enumerate(mods)
-                 if not (kind in _INERT or (kind == "Flatten" and i == 0))]  # fmt: skip
+        if input_shape is not None:
+            input_shape = tuple(int(v) for v in input_shape)
+            if len(input_shape) != 3 or min(input_shape) < 1:
+                raise InputError(f"input_shape must be (channels, height, width); got {input_shape}.")
+        # Flatten is the identity on images flattened in C order (how the network reads them)
+        skipped = [f"{name} ({kind})" for name, _, kind in mods if kind in _INERT or kind == "Flatten"]
+        chain = [(name, mod, kind) for name, mod, kind in mods if not (kind in _INERT or kind == "Flatten")]
         layers, notes, k, last = [], [], 0, "relu"
+        shape = input_shape  # (C, H, W) while the signal is an image, None once it is a vector
+        convs = []
         while k < len(chain):
             name, mod, kind = chain[k]
-            if kind != "Linear":
-                where = "a ReLU must follow a Linear" if kind == "ReLU" else f"got {kind}"
+            if kind not in ("Linear", "Conv2d"):
+                where = "a ReLU must follow a Linear or a Conv2d" if kind == "ReLU" else f"got {kind}"
                 raise InputError(
-                    f"module {name} must be Linear, ReLU, Flatten (first), Dropout or Identity; {where}. Only chains "
-                    f"of Linear and ReLU are read (convolutions and other activations are not supported yet)."
+                    f"module {name} must be Linear, Conv2d, ReLU, Flatten, Dropout or Identity; {where}. Only chains "
+                    f"of Linear / Conv2d and ReLU are read (other activations and pooling are not supported)."
                 )
-            W, b = _tensor(getattr(mod, "weight", None), f"{name}.weight"), getattr(mod, "bias", None)
-            b = None if b is None else _tensor(b, f"{name}.bias")
+            if kind == "Conv2d":
+                if shape is None:
+                    raise InputError(f"module {name} (Conv2d) needs the image shape: pass input_shape=(C, H, W)"
+                                     + ("" if not layers else " (and no Linear before a Conv2d)") + ".")  # fmt: skip
+                for attr, ok in (("dilation", (1, 1)), ("groups", 1), ("padding_mode", "zeros")):
+                    val = getattr(mod, attr, ok)
+                    val = tuple(val) if isinstance(val, (list, tuple)) else val
+                    if val != ok and not (attr == "dilation" and val == 1):
+                        raise InputError(f"module {name} (Conv2d) must have {attr}={ok!r}; got {val!r}.")
+                W, b, shape = conv2d_matrix(getattr(mod, "weight", None), getattr(mod, "bias", None), shape,
+                                            stride=getattr(mod, "stride", 1), padding=getattr(mod, "padding", 0),
+                                            name=name)  # fmt: skip
+                convs.append(f"{name} ({W.shape[1]} -> {W.shape[0]}, output {shape[0]} x {shape[1]} x {shape[2]})")
+            else:
+                W, b = _tensor(getattr(mod, "weight", None), f"{name}.weight"), getattr(mod, "bias", None)
+                b = None if b is None else _tensor(b, f"{name}.bias")
+                if shape is not None and W.ndim == 2 and W.shape[1] != int(np.prod(shape)):
+                    size = int(np.prod(shape))
+                    raise DimensionMismatchError(f"module {name} (Linear) takes {W.shape[1]} inputs; the image before it "
+                                                 f"has {shape[0]} x {shape[1]} x {shape[2]} = {size}.")  # fmt: skip
+                shape = None
             if k + 1 < len(chain):
                 if chain[k + 1][2] != "ReLU":
-                    raise InputError(f"module {name} (Linear) must be followed by a ReLU; got {chain[k + 1][2]}.")
+                    raise InputError(f"module {name} ({kind}) must be followed by a ReLU; got {chain[k + 1][2]}.")
                 layers.append((W, b))
                 k += 2
                 continue
@@ -430,13 +516,19 @@ class Network:
             if include_output:
                 layers.append((W, b))
                 last = "linear"
-                notes.append(f"the output layer {name} ({W.shape[0]} units, Linear, no ReLU) is checked as the affine map "
-                             "it is")  # fmt: skip
+                notes.append(f"the output layer {name} ({W.shape[0]} units, {kind}, no ReLU) is checked as the affine "
+                             "map it is")  # fmt: skip
             else:
-                notes.append(f"the output layer {name} (Linear, {W.shape[0]} units, no ReLU) is not checked")
+                notes.append(f"the output layer {name} ({kind}, {W.shape[0]} units, no ReLU) is not checked")
             k += 1
         if not layers:
             raise InputError("module must have a Linear followed by a ReLU; got one Linear layer (a linear model).")
+        if input_shape is not None and layers[0][0].shape[1] != int(np.prod(input_shape)):
+            raise DimensionMismatchError(f"input_shape {input_shape} holds {int(np.prod(input_shape))} numbers; the first "
+                                         f"layer takes {layers[0][0].shape[1]}.")  # fmt: skip
+        if convs:
+            notes.insert(0, "convolutions unrolled into dense layers on images flattened channel by channel, row by "
+                            "row: " + ", ".join(convs))  # fmt: skip
         if skipped:
             notes.insert(0, f"skipped (the identity at inference, or the input's flattening): {', '.join(skipped)}")
         return cls._from_pairs(layers, note="; ".join(notes), last=last)
