@@ -12,27 +12,12 @@ request. ``--full`` runs the issue's exact limits (20 s and 30 s), otherwise 10 
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
-from benchmarks._common import Target, at_most, full_mode
-
-_CHILD = r"""
-import json, sys
-from relu_frames_nb.cli import main
-code = main(sys.argv[1:])
-with open("/proc/self/status") as fh:
-    hwm = [line for line in fh if line.startswith("VmHWM:")]
-sys.stderr.write("\n" + json.dumps({"peak_mib": int(hwm[0].split()[1]) / 1024 if hwm else float("nan"), "code": code}) + "\n")
-sys.exit(code)
-"""
+from benchmarks._common import Target, at_most, full_mode, run_cli
 
 
 def _files(tmp: Path) -> dict:
@@ -59,21 +44,7 @@ def _files(tmp: Path) -> dict:
 
 
 def _run(tmp: Path, weights: str, domain: str, limit: float) -> dict:
-    args = ["check", weights, "--domain", domain, "--time-limit", str(limit), "--json", "--quiet"]
-    t0 = time.perf_counter()
-    res = subprocess.run([sys.executable, "-c", _CHILD, *args], capture_output=True, text=True, cwd=tmp,
-                         env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])))  # fmt: skip
-    elapsed = time.perf_counter() - t0
-    tail = res.stderr.strip().splitlines()[-1] if res.stderr.strip() else "{}"
-    try:
-        info = json.loads(tail)
-    except json.JSONDecodeError:
-        info = {"peak_mib": float("nan")}
-    try:
-        status = json.loads(res.stdout)["status"]
-    except (json.JSONDecodeError, KeyError):
-        status = f"no JSON (exit {res.returncode})"
-    return {"elapsed": elapsed, "peak_mib": info.get("peak_mib", float("nan")), "status": status, "code": res.returncode}
+    return run_cli(["check", weights, "--domain", domain, "--time-limit", str(limit), "--json", "--quiet"], tmp)
 
 
 def main() -> list[Target]:
