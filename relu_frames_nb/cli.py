@@ -42,6 +42,7 @@ from .errors import InputError, ReluFramesError
 from .layer import ReLULayer
 from .network import Network
 from .verdict import EXIT_BAD_INPUT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, Status
+from .viz.pairs import plot_pair
 
 __all__ = [
     "EXIT_INJECTIVE",
@@ -457,13 +458,13 @@ def _save_pair(verdict: Any, model: Any, path: str) -> Any:
         raise InputError(f"--save-pair must name a .png, .pdf or .svg file; got {path!r}.")
     if verdict.pair is None:
         return replace(verdict, notes=(*verdict.notes, f"--save-pair: no pair to draw ({verdict.status}); {path} not written"))
-    try:
-        from .viz.pairs import plot_pair
-    except ImportError as exc:  # pragma: no cover - matplotlib missing
-        raise InputError(f"--save-pair needs matplotlib: {exc}") from None
     out = model(verdict.pair[0])
     title = f"two inputs with the same output ({verdict.status}, layer {verdict.pair_layer or 1})"
-    plot_pair(verdict.pair, outputs=out, title=title).savefig(target, dpi=120)
+    try:
+        fig = plot_pair(verdict.pair, outputs=out, title=title)
+    except ImportError as exc:  # pragma: no cover - matplotlib missing
+        raise InputError(f"--save-pair needs matplotlib: {exc}") from None
+    fig.savefig(target, dpi=120)
     verdict.details["pair_figure"] = str(target)
     return replace(verdict, notes=(*verdict.notes, f"the pair is drawn in {path}"))
 
