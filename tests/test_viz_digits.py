@@ -84,7 +84,7 @@ def test_draw_mode_grid_toggles_and_buttons():
     n = ex.n_updates
     k = int(np.flatnonzero(ex.image == 0)[0])
     ex.pixels[k].value = True  # one toggle: one update, and the button turns dark
-    assert ex.n_updates == n + 1 and ex.image[k] == 16.0 and ex.pixels[k].style.button_color != "white"
+    assert ex.n_updates == n + 1 and ex.image[k] == 16.0 and ex.pixels[k].value and "mod-active" in ex.pixel_style.value
     np.testing.assert_allclose(ex.z, L(ex.image))
     assert "the drawn image" in ex.summary_text
     ex.clear_button.click()

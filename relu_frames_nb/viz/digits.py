@@ -178,7 +178,13 @@ class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
                        for k in range(p)]  # fmt: skip
         for b in self.pixels:
             b.add_class("rfnb-digits-pixel")
-            b.style.button_color = "white"
+        # ipywidgets 8's ToggleButtonStyle has no button_color: the colours of drawn and blank pixels come
+        # from a style sheet on the pixels' class (a pressed ToggleButton carries the class mod-active)
+        self.pixel_style = W.HTML(
+            "<style>.rfnb-digits-pixel.jupyter-button{background-color:white;border:1px solid #bbbbbb;"
+            "box-shadow:none;}"
+            f".rfnb-digits-pixel.jupyter-button.mod-active{{background-color:{palette.INK};}}</style>"
+        )
         self.grid = W.GridBox(self.pixels, layout=W.Layout(grid_template_columns=f"repeat({w}, 26px)", grid_gap="1px",
                                                           width=f"{27 * w}px"))  # fmt: skip
         self.grid.add_class("rfnb-digits-grid")
@@ -223,7 +229,7 @@ class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
         self.summary_text = ""
 
         self._syncing = False
-        self._draw_box = W.VBox([W.HBox([self.copy_button, self.clear_button]), self.grid])
+        self._draw_box = W.VBox([self.pixel_style, W.HBox([self.copy_button, self.clear_button]), self.grid])
         self.children = [
             W.HBox([self.source, self.index]),
             self._draw_box,
@@ -287,7 +293,6 @@ class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
         try:
             for b, v in zip(self.pixels, on):
                 b.value = bool(v)
-                b.style.button_color = palette.INK if v else "white"
         finally:
             self._syncing = False
         if self.source.value != "draw":
@@ -318,7 +323,6 @@ class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
     def _on_pixel(self, change) -> None:
         if self._syncing:
             return
-        change["owner"].style.button_color = palette.INK if change["new"] else "white"
         if self.source.value == "draw":
             self._update()
 

@@ -49,6 +49,9 @@ def test_digits_explorer_slider_mode_and_grid_round_trip(page, lab_server, artif
     pixels = explorer.locator(".rfnb-digits-pixel")
     assert pixels.count() == 64
     src2 = wait_for_change(lambda: image_src(explorer), src1, what="plot image after copying the digit")
+    # drawn pixels are dark and blank ones white (issue 19: button_color did nothing on a ToggleButton)
+    colors = [pixels.nth(k).evaluate("e => getComputedStyle(e).backgroundColor") for k in range(64)]
+    assert "rgb(255, 255, 255)" in colors and "rgb(34, 34, 34)" in colors, sorted(set(colors))
     # one click on a pixel toggles it: the image, and so the picture, changes
     pixels.nth(27).click()
     wait_for_change(lambda: image_src(explorer), src2, what="plot image after a pixel click")
