@@ -258,7 +258,7 @@ print(f"monotone in the bias ({TRIALS} random layers) and in the domain ({len(su
 # %% tags=["answer"]
 answer_1_1 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 F11 = ex.nb01.frame_1_1()
 c11 = np.array(ex.nb01.COEFFICIENTS_1_1)
 answer_1_1 = F11.canonical_dual().synthesis(c11)  # D~ c = D~ C x = x
@@ -280,7 +280,7 @@ ex.nb01.check_1_1(answer_1_1)
 # %% tags=["answer"]
 answer_1_2 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 L12 = rf.ReLULayer.from_weights(np.array(ex.nb01.W_1_2), np.array(ex.nb01.B_1_2))  # alpha = -b
 x12 = np.array(ex.nb01.X_1_2)
 answer_1_2 = np.flatnonzero(L12.active_set(x12)).tolist()
@@ -302,7 +302,7 @@ ex.nb01.check_1_2(answer_1_2)
 # %% tags=["answer"]
 answer_1_3 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 L13 = ex.nb01.layer_1_3()
 chk13 = rf.check_rectifying(L13, rf.Ball(2), n_samples=2000, seed=SEED)
 answer_1_3 = chk13.failures[0]

@@ -353,7 +353,7 @@ print("pentagon, α = 0.1: injective on the donut D_{1,1/2}, on the sphere and o
 # %% tags=["answer"]
 answer_2_1 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 L21 = ex.nb02.layer_2_1()
 chk21 = rf.check_rectifying(L21, rf.Ball(2), n_samples=N, seed=SEED)
 pair21 = rf.find_collision(L21, rf.Ball(2), points=chk21.failures)  # Injectivity II, constructively
@@ -379,7 +379,7 @@ ex.nb02.check_2_1(answer_2_1)
 # %% tags=["answer"]
 answer_2_2 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 L22 = ex.nb02.layer_2_2()
 theta = np.linspace(0.0, 2 * np.pi, 20_000, endpoint=False)
 circle = np.column_stack([np.cos(theta), np.sin(theta)])
@@ -407,7 +407,7 @@ ex.nb02.check_2_2(answer_2_2)
 # %% tags=["answer"]
 answer_2_3 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 answer_2_3 = []
 for name, (layer, K) in ex.nb02.layers_2_3().items():
     v = rf.check(layer, K)

@@ -400,7 +400,7 @@ print("fig2 grid:", G.shape[0], "points; one-element cones outside the ball:", i
 # %% tags=["answer"]
 answer_3_1 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 F31 = ex.nb03.frame_3_1()
 L31 = rf.ReLULayer(F31, ex.nb03.ALPHA_3_1)
 answer_3_1 = np.asarray(ex.nb03.ALPHA_3_1) / F31.norms  # Lemma "normalized"
@@ -425,7 +425,7 @@ ex.nb03.check_3_1(answer_3_1)
 # %% tags=["answer"]
 answer_3_2 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 d32 = np.random.default_rng(SEED).standard_normal((6, 3))
 Phi32 = rf.zoo.plus_minus_basis(3).vectors + 0.05 * d32 / np.linalg.norm(d32, axis=1, keepdims=True)
 tukey32 = rf.zero_bias_injective(Phi32)
@@ -452,7 +452,7 @@ ex.nb03.check_3_2(answer_3_2)
 # %% tags=["answer"]
 answer_3_3 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 F33 = ex.nb03.frame_3_3()
 M33 = 1.0  # sup of |x| over the unit ball
 answer_3_3 = -0.5 - ex.nb03.EPS_3_3 * M33

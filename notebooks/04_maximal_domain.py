@@ -301,7 +301,7 @@ print(f"left: K*_0 covers {rf.in_maximal_domain(L0, G).mean():.1%} of the window
 # %% tags=["answer"]
 answer_4_1 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 L41 = ex.nb04.layer_4_1()
 r41, *_ = distance_to_complement(L41)  # the exact computation of section 3
 answer_4_1 = np.floor(r41 * 1000) / 1000
@@ -325,7 +325,7 @@ ex.nb04.check_4_1(answer_4_1)
 # %% tags=["answer"]
 answer_4_2 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 F42, a42, x42 = ex.nb04.frame_4_2(), np.array(ex.nb04.ALPHA_4_2), np.array(ex.nb04.X_4_2)
 act42 = np.flatnonzero(F42.vectors @ x42 >= a42)  # the active rows
 answer_4_2 = next([int(j) for j in J] for J in itertools.combinations(act42, 3) if F42.spans(J))
@@ -347,7 +347,7 @@ ex.nb04.check_4_2(answer_4_2)
 # %% tags=["answer"]
 answer_4_3 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 P5 = rf.zoo.regular_polygon(5)
 answer_4_3 = np.array([-0.3, -0.3, 0.05, 0.05, 0.05])
 print("alpha =", answer_4_3, "->", rf.check(rf.ReLULayer(P5, answer_4_3), rf.Ball(2)).status)

@@ -537,7 +537,7 @@ assert tie0 and not in_slit_disk(np.zeros(2))  # m > n: J*(0) is never unique, a
 # %% tags=["answer"]
 answer_5_1 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 F51 = ex.nb05.frame_5_1()
 assert F51.is_full_spark()  # J*(u) = the two largest coefficients
 t51 = np.linspace(0.0, 2 * np.pi, 200_000, endpoint=False)
@@ -568,7 +568,7 @@ ex.nb05.check_5_1(answer_5_1)
 # %% tags=["answer"]
 answer_5_2 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 F52, x52 = ex.nb05.frame_5_2(), np.array(ex.nb05.X_5_2)
 c52 = F52.vectors @ x52
 kept = []
@@ -596,7 +596,7 @@ ex.nb05.check_5_2(answer_5_2)
 # %% tags=["answer"]
 answer_5_3 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 F53, X53 = ex.nb05.frame_5_3(), ex.nb05.data_5_3()
 J53, ties53 = rf.most_correlated_basis(F53, X53, return_ties=True)
 assert not ties53.any()  # J* unique on the data set

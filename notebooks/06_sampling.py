@@ -409,7 +409,7 @@ print(f"α = -0.02: polytope bias ≤ {pbe6.values.max():.3f} proves nothing; rf
 # %% tags=["answer"]
 answer_6_1 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 F61 = ex.nb06.frame_6_1()
 X61 = rf.Ball(2).sample(N, seed=SEED)
 est61 = rf.sampling_bias(F61, X61, progress=False)  # exact on the samples
@@ -435,7 +435,7 @@ ex.nb06.check_6_1(answer_6_1)
 # %% tags=["answer"]
 answer_6_2 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 V62 = ex.nb06.frame_6_2().vectors
 best62 = (V62.shape[0] + 1, None, None)
 for S in combinations(range(V62.shape[0]), 2):
@@ -465,7 +465,7 @@ ex.nb06.check_6_2(answer_6_2)
 # %% tags=["answer"]
 answer_6_3 = None
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 L63 = ex.nb06.layer_6_3()
 chk63 = rf.check_rectifying(L63, rf.Ball(5), n_samples=N, seed=SEED)
 v63 = rf.check(L63, rf.Ball(5), method="exact")

@@ -180,7 +180,7 @@ import exercises as ex  # the checkers (notebooks/exercises/nb12.py), not part o
 # %% tags=["answer"]
 answer_12_1 = None  # a number
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 # The polytope bias on the sphere is a guarantee (Thm PBE); for a regular polygon it is also the
 # largest bias: just above it there are two points of the sphere with one output (what the explorer's
 # verdict shows when the offset passes it).
@@ -208,7 +208,7 @@ ex.nb12.check_12_1(answer_12_1)
 # %% tags=["answer"]
 answer_12_2 = None  # (a number, a whole number)
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 # The explorer's table is the library's polytope bias, its vertex star the facets at the chosen vertex.
 cube = rf.zoo.get("cube")
 cube_bias = rf.polytope_bias(cube, rf.Sphere(3)).values
@@ -232,7 +232,7 @@ ex.nb12.check_12_2(answer_12_2)
 # %% tags=["answer"]
 answer_12_3 = None  # (x, y), two points of R^2
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 # At x = 0.97 (cos -30°, sin -30°) only φ3 = (√3/2, -1/2) is active: <x, φ1> = <x, φ2> = -0.485 < -0.45.
 # Moving by t·(1/2, √3/2), orthogonal to φ3, keeps <., φ3>; for a small t the other two stay inactive
 # and y stays in the ball.
