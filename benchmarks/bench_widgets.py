@@ -5,6 +5,8 @@
 * 3-D viewer (:class:`PolytopeViewer`): vertex selection, bias-plane element, bias, domain
   and layer switch -> BufferAttribute arrays reassigned (serialised for the comm).
   Target <= 250 ms, m <= 200.
+* digits explorer (:class:`DigitsExplorer`): a new digit from the index slider -> activations,
+  rank, reconstruction and picture.  Target <= 100 ms (a 64 -> 128 layer).
 
 Reported per case: the best and the median of several repetitions (wall clock), and the
 CPU time of the best run. The target is checked on the best wall time (the convention of
@@ -73,6 +75,22 @@ def bench_2d(repeat: int) -> list[Target]:
     return out
 
 
+def bench_digits(repeat: int) -> list[Target]:
+    from relu_frames_nb.viz.widgets import DigitsExplorer
+
+    rng = np.random.default_rng(0)
+    X = np.clip(rng.normal(6.0, 5.0, size=(40, 64)), 0.0, 16.0)
+    W = rng.standard_normal((128, 64))
+    ex = DigitsExplorer(rf.ReLULayer.from_weights(W, -np.median(X @ W.T, axis=0)), X)
+    ex.index.value = 39  # warm-up outside the timed sequence
+
+    def change(k, ex=ex):
+        ex.index.value = k % 39
+
+    med, best, cpu = _time(change, repeat)
+    return [_line("digits explorer, a new digit (64 -> 128)", med, best, cpu, TARGET_2D_MS)]
+
+
 def bench_3d(repeat: int) -> list[Target]:
     from relu_frames_nb.viz.space import PolytopeViewer
 
@@ -109,7 +127,7 @@ def main() -> list[Target]:
     except OSError:  # pragma: no cover - not on every platform
         load = "n/a"
     print(f"load average: {load} on {os.cpu_count()} CPUs; {repeat} repetitions per case")
-    targets = bench_2d(repeat) + bench_3d(repeat)
+    targets = bench_2d(repeat) + bench_digits(repeat) + bench_3d(repeat)
     held = sum(t.holds for t in targets)
     print(f"widgets: {held}/{len(targets)} update latencies within target "
           f"(2-D <= {TARGET_2D_MS:g} ms for m <= 50, 3-D <= {TARGET_3D_MS:g} ms for m <= 200)")  # fmt: skip

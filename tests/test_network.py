@@ -20,6 +20,7 @@ from relu_frames_nb.errors import DimensionMismatchError, InputError
 from relu_frames_nb.network import Network, check_network, preactivation_bounds, relu_box
 from relu_frames_nb.network import check as check_mod
 from relu_frames_nb.verdict import Status, Verdict
+from tests._torch_standins import Tensor
 
 
 def _random_net(widths, *, bias=-0.5, seed=0):
@@ -92,25 +93,8 @@ def test_state_dict_with_several_linear_layers_and_other_entries():
     assert net[:-1].widths == (4, 6, 8)
 
 
-class _FakeTensor:
-    """Duck-typed torch tensor: .detach().cpu().numpy()."""
-
-    def __init__(self, a):
-        self.a = np.asarray(a)
-        self.ndim = self.a.ndim
-
-    def detach(self):
-        return self
-
-    def cpu(self):
-        return self
-
-    def numpy(self):
-        return self.a
-
-
 def test_state_dict_tensors_and_errors():
-    state = {"0.weight": _FakeTensor(np.eye(3)), "0.bias": _FakeTensor(np.zeros(3))}
+    state = {"0.weight": Tensor(np.eye(3)), "0.bias": Tensor(np.zeros(3))}
     assert Network.from_state_dict(state).widths == (3, 3)
     with pytest.raises(InputError, match="convolution"):
         Network.from_state_dict({"conv.weight": np.zeros((2, 1, 3, 3))})

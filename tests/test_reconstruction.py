@@ -17,6 +17,7 @@ from relu_frames_nb.reconstruction import (
     relu_frame_algorithm,
     relu_synthesis,
 )
+from tests._torch_standins import Tensor
 
 SQ3 = np.sqrt(3.0)
 
@@ -292,22 +293,9 @@ def test_reconstruct_validates_layer_and_options():
 
 
 def test_reconstruct_accepts_torch_like_and_lists():
-    class FakeTensor:
-        def __init__(self, a):
-            self.a = np.asarray(a)
-
-        def detach(self):
-            return self
-
-        def cpu(self):
-            return self
-
-        def numpy(self):
-            return self.a
-
     L = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5)
     x = np.array([0.2, -0.3])
-    np.testing.assert_allclose(reconstruct(L, FakeTensor(L(x))), x, atol=1e-12)
+    np.testing.assert_allclose(reconstruct(L, Tensor(L(x))), x, atol=1e-12)
     np.testing.assert_allclose(reconstruct(L, L(x).tolist()), x, atol=1e-12)
 
 

@@ -163,16 +163,17 @@ def test_static_picture_for_readers_without_a_kernel():
     assert "image/png" in bundle and "application/vnd.jupyter.widget-view+json" in bundle
 
 
-def test_update_in_the_kernel_is_fast():
+def test_every_index_change_updates_once_and_records_its_time():
+    # the speed itself is measured in benchmarks/bench_widgets.py (a loaded machine must not fail a test)
     X, L = _data(N=40)
     ex = DigitsExplorer(L, X)
-    times = []
     for i in range(1, 12):
+        before = ex.n_updates
         t0 = time.perf_counter()
         ex.index.value = i
-        times.append(time.perf_counter() - t0)
-    assert min(times) < 0.1, f"an update takes {1000 * min(times):.0f} ms at best"
-    assert ex.last_update_seconds <= max(times)
+        elapsed = time.perf_counter() - t0
+        assert ex.n_updates == before + 1 and np.array_equal(ex.image, X[i])
+        assert 0 < ex.last_update_seconds <= elapsed
 
 
 def test_exported_from_widgets():
