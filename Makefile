@@ -1,5 +1,5 @@
 # Convenience targets; the scripts do the work (and need only Python 3 and bash).
-.PHONY: lab test bench notebooks binder-check book student-edition clean
+.PHONY: lab test bench notebooks binder-check book student-edition grade clean
 
 lab:
 	bash scripts/lab.sh
@@ -19,9 +19,12 @@ book:
 student-edition:
 	bash scripts/student_edition.sh
 
+grade:  # make grade SUBMISSIONS=folder-of-student-folders
+	bash scripts/grade.sh $(SUBMISSIONS)
+
 bench:
 	bash scripts/_setup.sh "notebooks,test,bench"
 	.venv/bin/python -m benchmarks
 
 clean:
-	rm -rf .venv .pytest_cache build *.egg-info book/_build book/_vendor book/notebooks book/api student-edition
+	rm -rf .venv .pytest_cache build *.egg-info book/_build book/_vendor book/notebooks book/api student-edition grading

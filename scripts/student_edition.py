@@ -20,6 +20,7 @@ README tells the students what to do. The ``.py`` twins are not copied: they hol
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -28,13 +29,14 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 if str(NOTEBOOKS) not in sys.path:
     sys.path.insert(0, str(NOTEBOOKS))
-from exercises.tags import ANSWER, CHECK, SOLUTION  # noqa: E402  (notebooks/exercises/tags.py: the cell tags)
+from exercises.tags import ANSWER, CHECK, EXERCISE, SOLUTION  # noqa: E402  (notebooks/exercises/tags.py: the cell tags)
 
 DEFAULT_OUT = ROOT / "student-edition"
 MARKER = ".student-edition"  # marks a folder this script wrote (only such a folder is emptied)
 
 #: cells whose stored outputs come from the teacher's run of the solution
 CLEARED_TAGS = (ANSWER, CHECK)
+CHECK_CALL = re.compile(r"check_(\d+)_(\d+)\s*\(")
 
 README = """\
 # Student edition
@@ -53,6 +55,43 @@ def tags(cell) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
+def exercise_id(cell) -> str | None:
+    """``"5.1"`` for a check cell calling ``check_5_1(...)``, else None."""
+    m = CHECK_CALL.search(cell.source)
+    return f"{m.group(1)}.{m.group(2)}" if m else None
+
+
+def add_nbgrader_metadata(nb, exercises: list[str] | None = None):
+    """Give the exercise cells of ``nb`` nbgrader's metadata, in place, from their tags; returns ``nb``.
+
+    The answer cell is an nbgrader answer cell (``solution``), the check cell an autograded test
+    cell worth one point (``grade``, locked: the autograder restores its source), the task's markdown
+    is locked. Other cells are the student's to run and change. The k-th task, answer and check
+    belong to the k-th exercise: ``exercises`` (ids such as ``"5.1"``, in order) when given, as for a
+    student's copy whose cells may have been rewritten, else read from the check cells' calls.
+    ``scripts/grade.py`` grades by these.
+    """
+    if exercises is None:
+        exercises = [exercise_id(c) for c in nb.cells if CHECK in tags(c)]
+        if None in exercises:  # its grade is stored under the exercise's name
+            raise ValueError("a check cell does not call a checker check_N_k(...)")
+    seen = {EXERCISE: 0, ANSWER: 0, CHECK: 0}
+    for cell in nb.cells:
+        t = tags(cell)
+        kind = next((k for k in (CHECK, ANSWER, EXERCISE) if k in t), None)
+        if kind is None:
+            continue
+        k = seen[kind]
+        seen[kind] += 1
+        grade_id = f"{kind}_" + (exercises[k].replace(".", "_") if k < len(exercises) else f"extra{k}")
+        if kind == CHECK:
+            meta = {"grade": True, "solution": False, "locked": True, "points": 1, "task": False}
+        else:
+            meta = {"grade": False, "solution": kind == ANSWER, "locked": kind == EXERCISE, "task": False}
+        cell.metadata["nbgrader"] = {**meta, "grade_id": grade_id, "schema_version": 3}
+    return nb
+
+
 def student_notebook(nb):
     """A copy of ``nb`` without ``solution`` cells, with cleared ``answer``/``check`` outputs; (notebook, removed count)."""
     import copy
@@ -69,7 +108,7 @@ def student_notebook(nb):
             cell.execution_count = None
         kept.append(cell)
     nb.cells = kept
-    return nb, removed
+    return add_nbgrader_metadata(nb), removed
 
 
 def chain(src: Path) -> list[Path]:

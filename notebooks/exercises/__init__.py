@@ -9,7 +9,9 @@ A checker says "not yet answered" for ``None``, explains what is wrong otherwise
 "your bias is too large: the layer is not injective at x = ..."), and says what was
 verified when the answer is right. In the teacher's edition (the solution ran, so
 :func:`solution` marked the exercise) a wrong answer raises, so a broken solution fails
-the notebook's tests; in the student edition it only prints.
+the notebook's tests; in the student edition it only prints. Under nbgrader's autograder
+(``NBGRADER_EXECUTION=autograde``, see ``scripts/grade.py``) a check that is not passed raises
+:class:`NotYetRight`, so nbgrader scores the test cell 0, and 1 when the answer is right.
 
 Per-notebook checkers live in the modules ``nb01`` ... ``nb13`` of this package; they use
 :func:`report` so that every message has the same shape.
@@ -18,15 +20,20 @@ Per-notebook checkers live in the modules ``nb01`` ... ``nb13`` of this package;
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Feedback", "report", "solution", "NOT_ANSWERED", "close", "vec", "index_set", "pair_problem"]
+__all__ = ["Feedback", "NotYetRight", "report", "solution", "NOT_ANSWERED", "close", "vec", "index_set", "pair_problem"]
 
 #: the text a checker prints for an answer left as ``None``
 NOT_ANSWERED = "not yet answered"
 
 _SOLVED: set[str] = set()
+
+
+class NotYetRight(AssertionError):
+    """Raised by a check under nbgrader's autograder when the answer is missing or not right."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,8 @@ def report(exercise: str, answer: Any, verify: Callable[[Any], tuple[bool, str]]
     print(fb)
     if exercise in _SOLVED and not fb.correct:
         raise AssertionError(f"the worked solution of exercise {exercise} does not pass its check: {fb.message}")
+    if os.environ.get("NBGRADER_EXECUTION") == "autograde" and not fb.correct:
+        raise NotYetRight(str(fb))  # nbgrader scores a test cell by whether it raised
     return fb
 
 
