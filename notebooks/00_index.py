@@ -23,7 +23,8 @@
 #   against the notebooks themselves);
 # * what the library does, in a five-minute tour: a layer, a verdict with its proof, two bias
 #   estimates, a repair and an exact reconstruction.
-#
+
+# %% [markdown] tags=["kit-only"]
 # ## Starting the kit
 #
 # * **Locally** (Linux, Python >= 3.10, bash): `bash scripts/lab.sh` from the repository root sets up
@@ -33,6 +34,8 @@
 #   `https://mybinder.org/v2/gh/<owner>/<repo>/HEAD?urlpath=lab/tree/notebooks/00_index.ipynb`, with
 #   `<owner>/<repo>` the GitHub repository of the kit; the playground as a Voilà app is
 #   `...?urlpath=voila/render/notebooks/12_playground.ipynb`.
+
+# %% [markdown]
 # * **Sizes**: every notebook runs at a fast default size (well under a minute each on two cores).
 #   Start Jupyter with the environment variable `RELU_FRAMES_FULL=1` to switch every experiment to the
 #   paper's sizes; each notebook reads it through `rf.full_size()`.

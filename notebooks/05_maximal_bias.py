@@ -52,7 +52,7 @@ from matplotlib.figure import Figure
 import relu_frames_nb as rf
 from relu_frames_nb.viz import palette, plane
 
-import exercises as ex  # the exercises' checkers (notebooks/exercises)
+import exercises as ex  # the exercises' checkers: the folder exercises/ next to the notebooks
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240303

@@ -48,7 +48,7 @@ from relu_frames_nb.errors import TooExpensiveError
 from relu_frames_nb.viz import palette
 from relu_frames_nb.viz.experiments import plot_propinj
 
-import exercises as ex  # the exercises' checkers (notebooks/exercises)
+import exercises as ex  # the exercises' checkers: the folder exercises/ next to the notebooks
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240303

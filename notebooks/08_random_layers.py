@@ -44,7 +44,7 @@ from relu_frames_nb import experiments
 from relu_frames_nb.viz import palette
 from relu_frames_nb.viz.experiments import plot_isinj, plot_threshold
 
-import exercises as ex  # the exercises' checkers (notebooks/exercises)
+import exercises as ex  # the exercises' checkers: the folder exercises/ next to the notebooks
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SIZE = "full" if FULL else "fast"  # size of the experiments module's runs

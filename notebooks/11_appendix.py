@@ -53,7 +53,7 @@ from scipy.optimize import linprog
 import relu_frames_nb as rf
 from relu_frames_nb import reference  # literal transcriptions of App. A and App. C, slow by design
 
-import exercises as ex  # the exercises' checkers (notebooks/exercises)
+import exercises as ex  # the exercises' checkers: the folder exercises/ next to the notebooks
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 20240808

@@ -24,7 +24,7 @@
 # Without a running kernel (GitHub, nbviewer, the book) each explorer shows a still picture of its
 # first state, captioned as such: run the notebook for the live explorers.
 
-# %% [markdown] tags=["voila-hide"]
+# %% [markdown] tags=["voila-hide", "kit-only"]
 # **As an app.** With Voilà the code cells disappear and only the explorers remain:
 # `voila notebooks/12_playground.ipynb` from the repository root (the kit's test environment has
 # Voilà), or on Binder
@@ -166,7 +166,7 @@ print("x =", playground.x, "| z =", playground.z, "| active rows:", np.flatnonze
 # dots to open it, after trying) and a check that says what is right or wrong with your answer.
 
 # %% tags=["voila-hide"]
-import exercises as ex  # the checkers (notebooks/exercises/nb12.py), not part of the library
+import exercises as ex  # the checkers (exercises/nb12.py next to the notebooks), not part of the library
 
 # %% [markdown] tags=["exercise"]
 # ### Exercise 12.1 — the pentagon on the sphere

@@ -53,7 +53,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-import exercises as ex  # the exercises' checkers (notebooks/exercises)
+import exercises as ex  # the exercises' checkers: the folder exercises/ next to the notebooks
 import numpy as np
 from IPython.display import display
 from matplotlib.figure import Figure

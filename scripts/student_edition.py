@@ -1,20 +1,28 @@
-"""Write the student edition of the notebook chain: the notebooks without their worked solutions.
+"""Write the student edition of the notebook chain: a folder to hand out, with everything a student needs.
 
 Usage (from the repository root; ``bash scripts/student_edition.sh [OUT]`` sets up ``.venv`` and calls this)::
 
     python scripts/student_edition.py                  # into student-edition/
     python scripts/student_edition.py OUT              # into OUT (emptied first if it is a student edition)
+    python scripts/student_edition.py --repository https://github.com/ORG/COURSE   # where it will be published
 
 For every notebook ``notebooks/NN_slug.ipynb`` of the chain the copy
 
 * drops the cells tagged ``solution`` (and with them their outputs and the ``ex.solution(...)``
   marking that makes a checker strict in the teacher's edition);
 * keeps the exercise, ``answer`` and ``check`` cells, but clears the stored outputs of the
-  ``answer`` and ``check`` cells (the teacher's run printed "correct — ..." there);
+  ``answer`` and ``check`` cells (the teacher's run printed "correct — ..." there), and gives them
+  nbgrader's cell metadata (``scripts/grade.py`` grades the students' copies with it);
+* drops the cells tagged ``kit-only`` (how to run the repository's scripts), puts the student's way to
+  start in their place in ``00_index``, and says in each "Exercises" introduction how exercises are
+  checked, with no mention of worked solutions;
 * keeps every other cell and its stored outputs (figures, tables), so the copy reads as before.
 
-``notebooks/exercises/`` (the checkers the notebooks import) is copied along, and a short
-README tells the students what to do. The ``.py`` twins are not copied: they hold the solutions.
+The folder is self-contained: ``exercises/`` (the checkers the notebooks import), the library as a
+wheel built from this checkout (``wheels/``), ``requirements.txt`` (the wheel with its notebook
+extras; also what Binder installs when the folder is published as a repository of its own),
+``start.sh`` (a virtual environment, then JupyterLab at the index) and a README. The ``.py`` twins are
+not copied: they hold the solutions.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -38,16 +47,108 @@ MARKER = ".student-edition"  # marks a folder this script wrote (only such a fol
 CLEARED_TAGS = (ANSWER, CHECK)
 CHECK_CALL = re.compile(r"check_(\d+)_(\d+)\s*\(")
 
-README = """\
-# Student edition
+#: cells about the repository's own scripts (setting up the kit, running its tests): not in the edition
+KIT_ONLY = "kit-only"
 
-These are the notebooks of the relu_frames_nb course without the worked solutions.
-Start at `00_index.ipynb`. Each notebook from 01 on ends with exercises: write your answer in the
-cell that says `answer_N_k = None`, then run the check cell below it. The check says
-"not yet answered" until you replace `None`, then tells you what is wrong or what it verified.
+#: how a student starts, in place of the kit-only cells of 00_index
+START = """\
+## Starting
 
-The checkers live in `exercises/`; keep that folder next to the notebooks.
+This is the student edition of the course: the notebooks, the checkers of their exercises
+(`exercises/`) and the library (`wheels/`). See `README.md` in this folder:
+
+* **on your machine** (Linux or macOS, Python >= 3.10): `bash start.sh` in this folder sets up `.venv`
+  and opens this notebook in JupyterLab (on Windows: `py -m venv .venv`,
+  `.venv\\Scripts\\pip install -r requirements.txt`, `.venv\\Scripts\\jupyter lab 00_index.ipynb`);
+* **on Binder**: the link in `README.md`, if your teacher published the folder.
+
+Every notebook runs in under a minute or two at its default size. Each one ends with exercises: write
+your answer, run the check below it, and it tells you what is right or wrong with your answer.
 """
+
+#: the introduction of every notebook's exercises, in the edition
+EXERCISES_INTRO = """\
+## Exercises
+
+Each exercise has a cell for your answer (`answer_N_k = None`: replace `None`) and a check cell below
+it. Run the check: it says "not yet answered", or what is wrong with your answer (without giving the
+answer away), or what it verified when the answer is right. The checkers are in `exercises/`.
+"""
+
+#: a placeholder until the teacher passes --repository
+REPOSITORY_PLACEHOLDER = "https://github.com/<owner>/<repo>"
+
+README = """\
+# Student edition: injectivity of ReLU layers
+
+The notebooks of the relu_frames_nb course, to work through in order from `00_index.ipynb`, with
+their exercises and checkers. Everything needed is in this folder.
+
+## Install and start
+
+On Linux or macOS with Python >= 3.10:
+
+```bash
+bash start.sh
+```
+
+creates a virtual environment in `.venv` (the first time: about two minutes, from the package
+index), installs the library from `wheels/` with JupyterLab, and opens `00_index.ipynb`. By hand, or
+on Windows:
+
+```bash
+python3 -m venv .venv
+.venv/bin/pip install -r requirements.txt      # Windows: .venv\\Scripts\\pip install -r requirements.txt
+.venv/bin/jupyter lab 00_index.ipynb           # Windows: .venv\\Scripts\\jupyter lab 00_index.ipynb
+```
+
+On Binder (nothing to install): {binder}
+
+## Exercises and how they are checked
+
+Notebooks 01-13 end with exercises. For each one:
+
+1. read the task (`### Exercise N.k`);
+2. write your answer in the cell that says `answer_N_k = None`;
+3. run the check cell below it. It prints one line: `not yet answered`, `not yet right — ...` with
+   what is wrong with your answer (it never prints the answer), or `correct — ...` with what it
+   verified.
+
+Elements of a frame are numbered from 1, as in the paper: $\\phi_1, \\dots, \\phi_m$. Keep the
+folder `exercises/` next to the notebooks; do not edit the check cells. When you hand in, hand in
+the notebooks (`NN_slug.ipynb`) as they are: your teacher re-runs them with the same checkers.
+"""
+
+BINDER_TODO = ("your teacher publishes this folder as a GitHub repository and gives you its Binder link "
+               "(`https://mybinder.org/v2/gh/<owner>/<repo>/HEAD?urlpath=lab/tree/00_index.ipynb`).")
+
+START_SH = """\
+#!/usr/bin/env bash
+# Set up .venv (once) and open the course's index in JupyterLab.
+set -euo pipefail
+cd "$(dirname "$0")"
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/jupyter ]; then
+  echo "[start] creating .venv and installing the course (about two minutes, once)"
+  "$PYTHON" -m venv .venv
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -r requirements.txt
+fi
+extra=()
+[ "$(id -u)" -ne 0 ] || extra+=(--allow-root)
+exec .venv/bin/jupyter lab 00_index.ipynb "${extra[@]}" "$@"
+"""
+
+
+def binder_link(repository: str | None) -> str:
+    """The README's Binder line for the edition published at ``repository`` (a GitHub URL), or what to do."""
+    if not repository:
+        return BINDER_TODO
+    m = re.fullmatch(r"https://github\.com/([\w.-]+)/([\w.-]+?)(?:\.git)?/?", repository.strip())
+    if not m:
+        raise SystemExit(f"student_edition: --repository must be https://github.com/OWNER/REPO, got {repository!r}")
+    url = f"https://mybinder.org/v2/gh/{m.group(1)}/{m.group(2)}/HEAD?urlpath=lab/tree/00_index.ipynb"
+    return f"[![Binder](https://mybinder.org/badge_logo.svg)]({url}) `{url}`"
 
 
 def tags(cell) -> list[str]:
@@ -92,20 +193,35 @@ def add_nbgrader_metadata(nb, exercises: list[str] | None = None):
     return nb
 
 
-def student_notebook(nb):
-    """A copy of ``nb`` without ``solution`` cells, with cleared ``answer``/``check`` outputs; (notebook, removed count)."""
+def student_notebook(nb, name: str = ""):
+    """The student edition of notebook ``nb`` (named ``name``, e.g. ``"00_index"``); (notebook, solutions removed).
+
+    No ``solution`` or ``kit-only`` cell, the exercises' introduction for students, cleared
+    ``answer``/``check`` outputs, nbgrader's metadata on the exercise cells.
+    """
     import copy
 
+    from nbformat.v4 import new_markdown_cell
+
     nb = copy.deepcopy(nb)
-    kept, removed = [], 0
+    kept, removed, started = [], 0, False
     for cell in nb.cells:
         t = tags(cell)
         if SOLUTION in t:
             removed += 1
             continue
-        if cell.cell_type == "code" and any(tag in t for tag in CLEARED_TAGS):
-            cell.outputs = []
-            cell.execution_count = None
+        if KIT_ONLY in t:
+            if name == "00_index" and not started:
+                kept.append(new_markdown_cell(START))
+                started = True
+            continue
+        if cell.cell_type == "markdown" and cell.source.lstrip().startswith("## Exercises"):
+            cell.source = EXERCISES_INTRO.rstrip("\n")
+        if cell.cell_type == "code":
+            cell.source = cell.source.replace("notebooks/exercises/", "exercises/")
+            if any(tag in t for tag in CLEARED_TAGS):
+                cell.outputs = []
+                cell.execution_count = None
         kept.append(cell)
     nb.cells = kept
     return add_nbgrader_metadata(nb), removed
@@ -116,13 +232,30 @@ def chain(src: Path) -> list[Path]:
     return sorted(Path(src).glob("[0-9][0-9]_*.ipynb"))
 
 
-def write_student_edition(out: Path, src: Path = NOTEBOOKS) -> dict[str, int]:
-    """Write the student edition of the chain in ``src`` into ``out``; return {notebook: solution cells removed}."""
+def build_wheel(out: Path) -> Path:
+    """The library as a wheel in ``out`` (built from this checkout, no network); returns its path."""
+    out.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                           "--wheel-dir", str(out), str(ROOT)], capture_output=True, text=True)  # fmt: skip
+    wheels = sorted(out.glob("relu_frames_nb-*.whl"))
+    if proc.returncode != 0 or len(wheels) != 1:
+        raise SystemExit(f"student_edition: building the library's wheel failed:\n{proc.stdout}{proc.stderr}")
+    return wheels[0]
+
+
+def write_student_edition(out: Path, src: Path = NOTEBOOKS, *, repository: str | None = None,
+                          wheel: bool = True) -> dict[str, int]:  # fmt: skip
+    """Write the student edition of the chain in ``src`` into ``out``; return {notebook: solution cells removed}.
+
+    ``repository``: the GitHub URL the edition will be published at (its README then has the Binder
+    link); ``wheel=False`` leaves out ``wheels/`` and ``requirements.txt`` (for tests of the notebooks alone).
+    """
     import nbformat
 
     out, src = Path(out).resolve(), Path(src).resolve()
     if out == src:
         raise SystemExit(f"student_edition: refusing to write into the notebooks folder itself ({out})")
+    binder = binder_link(repository)
     if out.exists() and any(out.iterdir()):
         if not (out / MARKER).exists():
             raise SystemExit(f"student_edition: {out} exists and is not a student edition; choose an empty folder")
@@ -134,13 +267,21 @@ def write_student_edition(out: Path, src: Path = NOTEBOOKS) -> dict[str, int]:
     if not paths:
         raise SystemExit(f"student_edition: no notebook NN_slug.ipynb in {src}")
     for path in paths:
-        nb, removed = student_notebook(nbformat.read(path, as_version=4))
+        nb, removed = student_notebook(nbformat.read(path, as_version=4), path.stem)
         nbformat.write(nb, out / path.name)
         report[path.stem] = removed
     exercises = src / "exercises"
     if exercises.is_dir():
         shutil.copytree(exercises, out / "exercises", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    (out / "README.md").write_text(README)
+    (out / "README.md").write_text(README.format(binder=binder))
+    if wheel:
+        whl = build_wheel(out / "wheels")
+        (out / "requirements.txt").write_text(
+            "# the course's library (built from the kit) with JupyterLab and the notebooks' plotting extras\n"
+            f"./wheels/{whl.name}[notebooks]\n"
+        )
+        (out / "start.sh").write_text(START_SH)
+        (out / "start.sh").chmod(0o755)
     return report
 
 
@@ -148,9 +289,11 @@ def main(argv: list[str] | None = None) -> int:
     """Write the student edition and print what was removed."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", nargs="?", type=Path, default=DEFAULT_OUT, help="output folder (default student-edition/)")
+    ap.add_argument("--repository", help="the GitHub URL the edition will be published at (for its Binder link)")
+    ap.add_argument("--no-wheel", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--src", type=Path, default=NOTEBOOKS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    report = write_student_edition(args.out, args.src)
+    report = write_student_edition(args.out, args.src, repository=args.repository, wheel=not args.no_wheel)
     total = sum(report.values())
     with_ex = [name for name, n in report.items() if n]
     print(f"[student-edition] {len(report)} notebooks in {Path(args.out).resolve()}: {total} solution cells removed"

@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "student_edition.py"
 NOTEBOOKS = ROOT / "notebooks"
 NOT_ANSWERED = "not yet answered"
+if str(SCRIPT.parent) not in sys.path:
+    sys.path.insert(0, str(SCRIPT.parent))
 
 
 def _tags(cell) -> list[str]:
@@ -98,7 +100,18 @@ def _assert_student_checks(nb, name: str) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+def _teacher_text_free(source: str) -> bool:
+    return not any(w in source for w in TEACHER_WORDS)
+
+
+#: words of the teacher's edition a student must not meet: solutions, the repository's scripts and folders
+TEACHER_WORDS = ("worked solution", "collapsed", "ex.solution(", "scripts/", "notebooks/exercises", "bash scripts",
+                 "repository root", "voila.json")  # fmt: skip
+
+
 def test_the_edition_has_every_notebook_the_checkers_and_no_solution(edition):
+    import student_edition as se
+
     names = sorted(p.name for p in edition.glob("*.ipynb"))
     assert names == [p.name for p in _chain()]
     assert (edition / "exercises" / "__init__.py").read_text() == (NOTEBOOKS / "exercises" / "__init__.py").read_text()
@@ -110,15 +123,76 @@ def test_the_edition_has_every_notebook_the_checkers_and_no_solution(edition):
         student = nbformat.read(edition / path.name, as_version=4)
         assert not any("solution" in _tags(c) for c in student.cells)
         assert not any("ex.solution(" in c.source for c in student.cells), path.name
-        expected = [c for c in teacher.cells if "solution" not in _tags(c)]
-        assert [c.source for c in student.cells] == [c.source for c in expected], path.name
+        expected = [c for c in teacher.cells if not {"solution", "kit-only"} & set(_tags(c))]
+        if any("kit-only" in _tags(c) for c in teacher.cells) and path.stem == "00_index":
+            start = next(i for i, c in enumerate(teacher.cells) if "kit-only" in _tags(c))
+            assert student.cells[start].source == se.START.rstrip("\n") or student.cells[start].source == se.START
+            del student.cells[start]
+        assert len(student.cells) == len(expected), path.name
         for t, s in zip(expected, student.cells):
+            if t.source.lstrip().startswith("## Exercises"):
+                assert s.source == se.EXERCISES_INTRO.rstrip("\n")
+                continue
+            assert s.source == t.source.replace("notebooks/exercises/", "exercises/"), path.name
             if s.cell_type != "code":
                 continue
             if {"answer", "check"} & set(_tags(s)):
                 assert s.outputs == [] and s.execution_count is None  # the teacher's "correct — ..." is gone
             else:
                 assert s.outputs == t.outputs  # figures and tables stay as they were
+
+
+def test_the_edition_speaks_to_students_only(edition):
+    """No teacher text, no solution's source, no path into the repository, in any cell of any notebook."""
+    for path in _chain():
+        teacher = nbformat.read(path, as_version=4)
+        student = nbformat.read(edition / path.name, as_version=4)
+        text = "\n".join(c.source for c in student.cells)
+        leaks = [w for w in TEACHER_WORDS if w in text]
+        assert not leaks, f"{path.name}: teacher text in the student edition: {leaks}"
+        for sol in (c for c in teacher.cells if "solution" in _tags(c)):
+            lines = [ln.strip() for ln in sol.source.splitlines()]
+            distinctive = [ln for ln in lines if len(ln) > 30 and not ln.startswith("#") and ln not in text]
+            own = [ln for ln in lines if len(ln) > 30 and not ln.startswith("#")]
+            assert len(distinctive) == len(own), f"{path.name}: a solution's line is in the edition"
+    readme = (edition / "README.md").read_text()
+    assert _teacher_text_free(readme)
+
+
+def test_the_edition_is_self_contained(edition, tmp_path):
+    readme = (edition / "README.md").read_text()
+    for what in ("bash start.sh", "pip install -r requirements.txt", "jupyter lab 00_index.ipynb", "Binder",
+                 "numbered from 1", "not yet right"):  # fmt: skip
+        assert what in readme, what
+    wheels = list((edition / "wheels").glob("relu_frames_nb-*-py3-none-any.whl"))
+    assert len(wheels) == 1
+    req = [ln for ln in (edition / "requirements.txt").read_text().splitlines() if ln and not ln.startswith("#")]
+    assert req == [f"./wheels/{wheels[0].name}[notebooks]"]
+    # the wheel holds the library (pure Python: importable from the zip) and nothing of the repository
+    import zipfile
+
+    names = zipfile.ZipFile(wheels[0]).namelist()
+    assert "relu_frames_nb/__init__.py" in names and "relu_frames_nb/checking.py" in names
+    assert not [n for n in names if n.startswith(("notebooks/", "tests/", "scripts/"))]
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import relu_frames_nb as rf; "
+             "assert rf.__file__.startswith(sys.argv[1]); print(rf.check(rf.ReLULayer([[1.0], [-1.0]], 0.0), rf.Ball(1)).status)")
+    proc = subprocess.run([sys.executable, "-I", "-c", probe, str(wheels[0])], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == "injective", proc.stderr
+    start = edition / "start.sh"
+    assert os.access(start, os.X_OK)
+    assert subprocess.run(["bash", "-n", str(start)]).returncode == 0
+    assert "requirements.txt" in start.read_text() and "00_index.ipynb" in start.read_text()
+
+
+def test_the_binder_link_is_written_once_the_repository_is_known(tmp_path):
+    out = tmp_path / "published"
+    _write(out, "--repository", "https://github.com/ada-lab/relu-course", "--no-wheel")
+    readme = (out / "README.md").read_text()
+    url = "https://mybinder.org/v2/gh/ada-lab/relu-course/HEAD?urlpath=lab/tree/00_index.ipynb"
+    assert url in readme and "<owner>" not in readme
+    proc = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "x"), "--repository", "gitlab.com/a/b"],
+                          capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    assert proc.returncode != 0 and "must be https://github.com/OWNER/REPO" in proc.stderr
 
 
 def test_writing_again_replaces_the_edition_but_never_a_foreign_folder(edition, tmp_path):
