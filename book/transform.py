@@ -16,8 +16,8 @@ The notebooks in ``notebooks/`` stay as they are (readable in JupyterLab); the b
   an ``{exercise}`` box labelled ``exercise-N-k``; the code cells tagged ``solution`` that
   follow it are wrapped in a gated ``{solution-start}``/``{solution-end}`` pair with
   ``:class: dropdown`` (hidden until the reader opens it); ``answer`` and ``check`` cells stay
-  plain code cells, the stored output of a ``check`` cell (the teacher's "correct — ...", which
-  gives the answer away) folded behind myst-nb's ``hide-output`` toggle;
+  plain code cells, and the stored output of a ``check`` cell (the teacher's "correct — ...", which
+  gives the answer away) is dropped;
 * ``|`` inside inline math in a table row is written ``\vert`` (the row would split there);
 * the saved widget state (notebook metadata) is dropped: the book shows each widget's static
   PNG and links to the live notebook through its launch buttons.
@@ -41,7 +41,7 @@ import nbformat
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 if str(NOTEBOOKS) not in sys.path:
     sys.path.insert(0, str(NOTEBOOKS))
-from exercises.tags import CHECK, EXERCISE, HIDE_OUTPUT, SOLUTION  # noqa: E402  (notebooks/exercises/tags.py)
+from exercises.tags import CHECK, EXERCISE, SOLUTION  # noqa: E402  (notebooks/exercises/tags.py)
 
 #: kind of a paper item by the prefix of its tag
 PREFIX_KINDS = {
@@ -399,9 +399,11 @@ def transform_notebook(nb, name: str, items: dict[str, Item], occurrences: dict[
                 start = f":::{{solution-start}} {exercise}\n:label: {solution}\n:class: dropdown\n:::"
                 cells.append(_new_markdown(start, f"solution-start-{k}"))
                 in_solution = True
-            if CHECK in tags and cell.get("outputs") and HIDE_OUTPUT not in tags:
-                # the teacher's run printed "correct — <the answer>": folded away like the solution
-                cell.metadata["tags"] = [*tags, HIDE_OUTPUT]
+            if CHECK in tags:
+                # the teacher's run printed "correct — <the answer>": no toggle may show it (the worked
+                # solution, in its dropdown, is where a reader who gives up finds the answer)
+                cell.outputs = []
+                cell.execution_count = None
             for out in cell.get("outputs", []):
                 data = out.get("data", {})
                 if "text/markdown" in data:

@@ -9,8 +9,9 @@ The py:percent sources tag cells as ``# %% tags=["..."]`` (jupytext keeps the ta
   removed from the student edition); it ends with ``ex.solution("3.1")`` and sets ``answer_3_1``;
 * :data:`CHECK` — the checker's call, ``ex.nbNN.check_3_1(answer_3_1)``, which prints feedback.
 
-Who reads them: ``book/transform.py`` (exercise boxes, solution toggles, folded check outputs),
-``scripts/student_edition.py`` (drops solutions, clears the teacher's answer and check outputs).
+Who reads them: ``book/transform.py`` (exercise boxes, solution toggles, check cells without the teacher's output),
+``scripts/student_edition.py`` (drops solutions, clears the teacher's answer and check outputs, adds
+nbgrader's metadata that ``scripts/grade.py`` grades by).
 ``voila.json`` hides the same four tags in the app view; JSON cannot import, so keep it in step
 by hand.
 
@@ -20,7 +21,7 @@ This module imports nothing: tools outside the notebooks (the book build, the sc
 
 from __future__ import annotations
 
-__all__ = ["EXERCISE", "ANSWER", "SOLUTION", "CHECK", "EXERCISE_TAGS", "HIDE_OUTPUT"]
+__all__ = ["EXERCISE", "ANSWER", "SOLUTION", "CHECK", "EXERCISE_TAGS"]
 
 EXERCISE = "exercise"
 ANSWER = "answer"
@@ -29,6 +30,3 @@ CHECK = "check"
 
 #: the tags of one exercise's cells, in the order the cells come
 EXERCISE_TAGS = (EXERCISE, ANSWER, SOLUTION, CHECK)
-
-#: myst-nb's tag that folds a code cell's output behind a toggle (the book adds it to check cells)
-HIDE_OUTPUT = "hide-output"
