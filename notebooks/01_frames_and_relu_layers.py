@@ -263,7 +263,7 @@ F11 = ex.nb01.frame_1_1()
 c11 = np.array(ex.nb01.COEFFICIENTS_1_1)
 answer_1_1 = F11.canonical_dual().synthesis(c11)  # D~ c = D~ C x = x
 print("x =", answer_1_1, "| C x =", F11.analysis(answer_1_1))
-ex.solution("1.1")
+ex.solution("1.1", answer_1_1)
 
 # %% tags=["check"]
 ex.nb01.check_1_1(answer_1_1)
@@ -274,8 +274,9 @@ ex.nb01.check_1_1(answer_1_1)
 # A PyTorch layer `torch.nn.Linear(2, 4)` followed by `ReLU` has the weight
 # `ex.nb01.W_1_2` $= \big((1, 2), (-1.5, 0.5), (0.5, -1), (2, 1)\big)$ and the bias
 # `ex.nb01.B_1_2` $= (0.3, -0.2, 0.1, -1)$. Which of its rows are active (in the sense of section 3) at
-# $x = (0.4, -0.1)$ (`ex.nb01.X_1_2`)? Set `answer_1_2` to the list of their indices, counted from 0
-# as in code. Mind the sign convention of section 2. Do the active rows span $\mathbb{R}^2$?
+# $x = (0.4, -0.1)$ (`ex.nb01.X_1_2`)? Set `answer_1_2` to the list of their numbers, counted from 1
+# as in the text (the rows are $w_1, \dots, w_4$). Mind the sign convention of section 2. Do the active rows
+# span $\mathbb{R}^2$?
 
 # %% tags=["answer"]
 answer_1_2 = None
@@ -283,10 +284,10 @@ answer_1_2 = None
 # %% jupyter={"source_hidden": true} tags=["solution"]
 L12 = rf.ReLULayer.from_weights(np.array(ex.nb01.W_1_2), np.array(ex.nb01.B_1_2))  # alpha = -b
 x12 = np.array(ex.nb01.X_1_2)
-answer_1_2 = np.flatnonzero(L12.active_set(x12)).tolist()
+answer_1_2 = [int(i) + 1 for i in np.flatnonzero(L12.active_set(x12))]  # numbered from 1, as in the text
 print("coefficients", L12.frame.analysis(x12), "vs alpha", L12.alpha, "-> active rows", answer_1_2,
       "| rectifying at x:", bool(rf.is_rectifying(L12, x12)))  # fmt: skip
-ex.solution("1.2")
+ex.solution("1.2", answer_1_2)
 
 # %% tags=["check"]
 ex.nb01.check_1_2(answer_1_2)
@@ -307,8 +308,8 @@ L13 = ex.nb01.layer_1_3()
 chk13 = rf.check_rectifying(L13, rf.Ball(2), n_samples=2000, seed=SEED)
 answer_1_3 = chk13.failures[0]
 print(f"{chk13.n_failed} of {chk13.n_checked} samples fail; at x = {answer_1_3} the active rows are",
-      np.flatnonzero(L13.active_set(answer_1_3)).tolist())  # fmt: skip
-ex.solution("1.3")
+      [int(i) + 1 for i in np.flatnonzero(L13.active_set(answer_1_3))])  # fmt: skip
+ex.solution("1.3", answer_1_3)
 
 # %% tags=["check"]
 ex.nb01.check_1_3(answer_1_3)

@@ -360,7 +360,7 @@ pair21 = rf.find_collision(L21, rf.Ball(2), points=chk21.failures)  # Injectivit
 answer_2_1 = (pair21.x, pair21.y)
 print(f"{chk21.n_failed} of {chk21.n_checked} samples fail; x = {fmt(pair21.x)}, y = {fmt(pair21.y)},"
       f" output {fmt(pair21.output)}")  # fmt: skip
-ex.solution("2.1")
+ex.solution("2.1", answer_2_1)
 
 # %% tags=["check"]
 ex.nb02.check_2_1(answer_2_1)
@@ -390,7 +390,7 @@ while hi - lo > 1e-5:
 answer_2_2 = np.ceil(hi * 1000) / 1000
 assert rf.check_rectifying(L22, rf.Shell(2, answer_2_2, 1.0), n_samples=N, seed=SEED).rectifying
 print(f"inner circle rectifying from s ≈ {hi:.5f}; answer {answer_2_2}")
-ex.solution("2.2")
+ex.solution("2.2", answer_2_2)
 
 # %% tags=["check"]
 ex.nb02.check_2_2(answer_2_2)
@@ -416,7 +416,7 @@ for name, (layer, K) in ex.nb02.layers_2_3().items():
 # (a) -1/2 is the triangle's largest bias on the ball (Example "mb"): rectifying, hence injective (the ball is convex).
 # (b) alpha_3 = -0.49 switches phi_3 off just past phi_1 on the circle (turned towards phi_3); only phi_1 is left.
 # (c) of each pair +-phi one has a coefficient >= 0 > -0.1, so two orthogonal rows are active everywhere.
-ex.solution("2.3")
+ex.solution("2.3", answer_2_3)
 
 # %% tags=["check"]
 ex.nb02.check_2_3(answer_2_3)

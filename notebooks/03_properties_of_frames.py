@@ -407,7 +407,7 @@ answer_3_1 = np.asarray(ex.nb03.ALPHA_3_1) / F31.norms  # Lemma "normalized"
 X31 = rf.Ball(2, 3.0).sample(5000, seed=SEED)
 assert np.array_equal(L31.active_set(X31), rf.ReLULayer(F31.normalized(), answer_3_1).active_set(X31))
 print("alpha' =", answer_3_1)
-ex.solution("3.1")
+ex.solution("3.1", answer_3_1)
 
 # %% tags=["check"]
 ex.nb03.check_3_1(answer_3_1)
@@ -431,11 +431,11 @@ Phi32 = rf.zoo.plus_minus_basis(3).vectors + 0.05 * d32 / np.linalg.norm(d32, ax
 tukey32 = rf.zero_bias_injective(Phi32)
 answer_3_2 = (Phi32, tukey32.witness)
 print(f"Tukey depth {tukey32.depth} < 3; at x = {tukey32.witness.round(4)} the active rows are",
-      np.flatnonzero(rf.ReLULayer(Phi32, 0.0).active_set(tukey32.witness)).tolist())  # fmt: skip
+      [int(i) + 1 for i in np.flatnonzero(rf.ReLULayer(Phi32, 0.0).active_set(tukey32.witness))])  # fmt: skip
 # Why: every generic direction u needs >= 3 of the 6 coefficients on each side, so exactly 3. Crossing the
 # plane phi_i^perp moves phi_i to the other side and the split becomes 2/4 -- unless an antipodal partner -phi_i
 # crosses at the same time. Only exact +- pairs keep the split, and a perturbation breaks the pairs.
-ex.solution("3.2")
+ex.solution("3.2", answer_3_2)
 
 # %% tags=["check"]
 ex.nb03.check_3_2(answer_3_2)
@@ -458,7 +458,7 @@ M33 = 1.0  # sup of |x| over the unit ball
 answer_3_3 = -0.5 - ex.nb03.EPS_3_3 * M33
 for a in (-0.5, answer_3_3):
     print(f"alpha = {a}:", rf.check(rf.ReLULayer(F33, a), rf.Ball(2)).text)
-ex.solution("3.3")
+ex.solution("3.3", answer_3_3)
 
 # %% tags=["check"]
 ex.nb03.check_3_3(answer_3_3)

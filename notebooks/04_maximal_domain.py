@@ -308,7 +308,7 @@ answer_4_1 = np.floor(r41 * 1000) / 1000
 P41 = rf.Ball(2, 3.0).sample(100_000, seed=SEED)
 sampled41 = np.min(np.linalg.norm(P41[~rf.is_rectifying(L41, P41)], axis=1))
 print(f"r* = {r41:.5f} (exact), smallest failing sample at {sampled41:.5f}; answer {answer_4_1}")
-ex.solution("4.1")
+ex.solution("4.1", answer_4_1)
 
 # %% tags=["check"]
 ex.nb04.check_4_1(answer_4_1)
@@ -319,8 +319,8 @@ ex.nb04.check_4_1(answer_4_1)
 # The frame `ex.nb04.frame_4_2()` has the rows $e_1$, $e_2$, $(e_1 + e_2)/\sqrt2$, $e_3$, $(-1, -1, -1)$,
 # $(1, -1, \tfrac12)$, the bias is $\alpha = (0.1, 0.1, 0.1, -0.4, 0, -0.1)$ (`ex.nb04.ALPHA_4_2`) and the
 # point is $x = (0.6, 0.5, -0.3)$ (`ex.nb04.X_4_2`). Show with the union formula of section 3 that
-# $x \in \mathcal K^*_\alpha$: set `answer_4_2` to three row indices (from 0) that form a basis and whose
-# half-spaces $\Omega_j^\alpha$ all contain $x$.
+# $x \in \mathcal K^*_\alpha$: set `answer_4_2` to the numbers of three elements (counted from 1, as
+# $\phi_1, \dots, \phi_6$ in the text) that form a basis and whose half-spaces $\Omega_j^\alpha$ all contain $x$.
 
 # %% tags=["answer"]
 answer_4_2 = None
@@ -328,10 +328,10 @@ answer_4_2 = None
 # %% jupyter={"source_hidden": true} tags=["solution"]
 F42, a42, x42 = ex.nb04.frame_4_2(), np.array(ex.nb04.ALPHA_4_2), np.array(ex.nb04.X_4_2)
 act42 = np.flatnonzero(F42.vectors @ x42 >= a42)  # the active rows
-answer_4_2 = next([int(j) for j in J] for J in itertools.combinations(act42, 3) if F42.spans(J))
-print("coefficients", (F42.vectors @ x42).round(3), "| active", act42.tolist(), "| a basis among them:", answer_4_2)
+answer_4_2 = next([int(j) + 1 for j in J] for J in itertools.combinations(act42, 3) if F42.spans(J))  # from 1
+print("coefficients", (F42.vectors @ x42).round(3), "| active", (act42 + 1).tolist(), "| a basis among them:", answer_4_2)
 assert rf.in_maximal_domain(rf.ReLULayer(F42, a42), x42)
-ex.solution("4.2")
+ex.solution("4.2", answer_4_2)
 
 # %% tags=["check"]
 ex.nb04.check_4_2(answer_4_2)
@@ -355,7 +355,7 @@ print("alpha =", answer_4_3, "->", rf.check(rf.ReLULayer(P5, answer_4_3), rf.Bal
 # origin the positive biases switch everything else off. Negative entries keep both rows active on a
 # neighbourhood of 0, and further out enough of the others join.
 print("alpha = (0, 0, 0.05, 0.05, 0.05) ->", rf.check(rf.ReLULayer(P5, [0, 0, 0.05, 0.05, 0.05]), rf.Ball(2)).status)
-ex.solution("4.3")
+ex.solution("4.3", answer_4_3)
 
 # %% tags=["check"]
 ex.nb04.check_4_3(answer_4_3)

@@ -551,7 +551,7 @@ for r in (answer_5_1, answer_5_1 + 0.001):
     print(f"r = {r:.3f}:", rf.check(rf.ReLULayer(F51, r), rf.Ball(2), method="exact").status)
 # alpha_c < 0: in the direction u the frame has a single coefficient >= 0, so the second one is negative and the
 # bias must go below it. The origin (every coefficient 0) only caps alpha_c at 0.
-ex.solution("5.1")
+ex.solution("5.1", answer_5_1)
 
 # %% tags=["check"]
 ex.nb05.check_5_1(answer_5_1)
@@ -562,8 +562,9 @@ ex.nb05.check_5_1(answer_5_1)
 # The frame `ex.nb05.frame_5_2()` has the rows $e_1$, $2e_1$, $e_2$, $(e_1 + e_2)/\sqrt2$, $e_3$,
 # $(1, 1, 1)/\sqrt3$, $(-1, 0.5, 0.2)$; the point is $x = (0.9, 0.5, 0.1)$ (`ex.nb05.X_5_2`). Run the greedy
 # rule of section 1 yourself (sort the coefficients, keep a row when it raises the rank of the rows kept),
-# set `answer_5_2` to the three indices (from 0) you get, and compare with `rf.most_correlated_basis`.
-# Why are the three largest coefficients not the answer?
+# set `answer_5_2` to the numbers of the three elements you get, counted from 1 as in the text ($\phi_1, \dots,
+# \phi_7$), and compare with `rf.most_correlated_basis` (which returns code indices, from 0). Why are the three
+# largest coefficients not the answer?
 
 # %% tags=["answer"]
 answer_5_2 = None
@@ -577,10 +578,11 @@ for i in np.argsort(-c52):  # decreasing coefficients
         kept.append(int(i))
     if len(kept) == F52.n:
         break
-answer_5_2 = kept
-print("coefficients", c52.round(3), "| greedy:", kept, "| library:", rf.most_correlated_basis(F52, x52).tolist())
-# The three largest are rows 1, 3, 0, but rows 0 and 1 are parallel: not a basis.
-ex.solution("5.2")
+answer_5_2 = [i + 1 for i in kept]  # element numbers, from 1 as in the text
+print("coefficients", c52.round(3), "| greedy:", answer_5_2, "| library (+1):",
+      (rf.most_correlated_basis(F52, x52) + 1).tolist())  # fmt: skip
+# The three largest are phi_2, phi_4, phi_1, but phi_1 and phi_2 are parallel: not a basis.
+ex.solution("5.2", answer_5_2)
 
 # %% tags=["check"]
 ex.nb05.check_5_2(answer_5_2)
@@ -591,7 +593,7 @@ ex.nb05.check_5_2(answer_5_2)
 # On a finite data set everything of section 4 is exact. Take the frame `ex.nb05.frame_5_3()` (six random
 # unit vectors in $\mathbb{R}^2$) and the data set `ex.nb05.data_5_3()` (400 points of the unit ball). Which
 # elements have an empty set $K_i^\sharp$, i.e. are redundant, so that the data set is not bias-exact? Set
-# `answer_5_3` to the list of their indices (from 0).
+# `answer_5_3` to the list of their numbers, counted from 1 as in the text ($\phi_1, \dots, \phi_6$).
 
 # %% tags=["answer"]
 answer_5_3 = None
@@ -602,9 +604,9 @@ J53, ties53 = rf.most_correlated_basis(F53, X53, return_ties=True)
 assert not ties53.any()  # J* unique on the data set
 flat53 = rf.sampling_bias(F53, X53, progress=False)  # alpha_flat of the data set, exact
 K53 = k_sharp_points(F53, flat53.values, X53)
-answer_5_3 = [i for i in range(F53.m) if len(K53[i]) == 0]
-print("points in K_i♯:", [len(k) for k in K53], "-> redundant:", answer_5_3)
-ex.solution("5.3")
+answer_5_3 = [i + 1 for i in range(F53.m) if len(K53[i]) == 0]  # element numbers, from 1 as in the text
+print("points in K_i♯ (i = 1, ..., 6):", [len(k) for k in K53], "-> redundant:", answer_5_3)
+ex.solution("5.3", answer_5_3)
 
 # %% tags=["check"]
 ex.nb05.check_5_3(answer_5_3)

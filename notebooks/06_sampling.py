@@ -418,7 +418,7 @@ answer_6_1 = est61.values - rho61.value * F61.norms
 print(f"ρ ≤ {rho61.value:.4f}; proven bias {answer_6_1.round(4)}")
 for name, a in (("corrected", answer_6_1), ("uncorrected", est61.values)):
     print(f"{name:>11}:", rf.check(rf.ReLULayer(F61, a), rf.Ball(2)).status)
-ex.solution("6.1")
+ex.solution("6.1", answer_6_1)
 
 # %% tags=["check"]
 ex.nb06.check_6_1(answer_6_1)
@@ -449,7 +449,7 @@ depth62, r62, S62 = best62
 u62 = r62 - 1e-6 * np.linalg.pinv(V62[list(S62)]) @ np.ones(2)  # both rows of S slightly negative
 answer_6_2 = (depth62, u62)
 print(f"depth {depth62} (library: {rf.tukey_depth_origin(V62).depth}); at u, {int(np.sum(V62 @ u62 >= 0))} rows >= 0")
-ex.solution("6.2")
+ex.solution("6.2", answer_6_2)
 
 # %% tags=["check"]
 ex.nb06.check_6_2(answer_6_2)
@@ -472,7 +472,7 @@ v63 = rf.check(L63, rf.Ball(5), method="exact")
 answer_6_3 = v63.pair
 print(f"sampling: {chk63.n_checked - chk63.n_failed} of {chk63.n_checked} rectifying | exact: {v63.status} "
       f"({v63.method}; fewest active rows ≤ {v63.upper_bound}, h = {v63.details['exact']['h']})")  # fmt: skip
-ex.solution("6.3")
+ex.solution("6.3", answer_6_3)
 
 # %% tags=["check"]
 ex.nb06.check_6_3(answer_6_3)

@@ -1015,7 +1015,7 @@ a_S = rf.polytope_bias(F71c, rf.Sphere(3)).values  # on the unit sphere: scale b
 np.testing.assert_allclose(bias71, np.where(a_S < 0, 2.0 * a_S, 0.5 * a_S))
 print(f"completed frame: {F71c.m} vectors, omnidirectional {rf.is_omnidirectional(F71c)}; bias on D_(2,1/2): {bias71}")
 answer_7_1 = (F71c, bias71)
-ex.solution("7.1")
+ex.solution("7.1", answer_7_1)
 
 # %% tags=["check"]
 ex.nb07.check_7_1(answer_7_1)
@@ -1047,7 +1047,7 @@ while hi - lo > 0.005:  # keep: injective at lo, not at hi
     lo, hi = (mid, hi) if injective_72(mid) else (lo, mid)
 print(f"injective up to d = {lo:.4f}, not at {hi:.4f}")
 answer_7_2 = lo
-ex.solution("7.2")
+ex.solution("7.2", answer_7_2)
 
 # %% tags=["check"]
 ex.nb07.check_7_2(answer_7_2)
@@ -1067,7 +1067,7 @@ P73 = rf.inscribing_polytope(ex.nb07.frame_7_3())
 holes73 = np.sqrt(2 - 2 * P73.offsets)  # distance from the cap's centre a_F to a vertex of F
 answer_7_3 = float(holes73.max())
 print(f"{P73.n_facets} facets, hole radii in [{holes73.min():.4f}, {holes73.max():.4f}]")
-ex.solution("7.3")
+ex.solution("7.3", answer_7_3)
 
 # %% tags=["check"]
 ex.nb07.check_7_3(answer_7_3)

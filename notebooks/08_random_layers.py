@@ -426,7 +426,7 @@ u81 = depth81.witness  # a direction attaining the depth
 print(f"depth {depth81.depth} (n = {F81.n}): injective = {depth81.injective}; in the direction {u81} only "
       f"{int(np.sum(F81.vectors @ u81 >= 0))} vectors have <u, phi_i> >= 0")
 answer_8_1 = depth81.depth
-ex.solution("8.1")
+ex.solution("8.1", answer_8_1)
 
 # %% tags=["check"]
 ex.nb08.check_8_1(answer_8_1)
@@ -447,7 +447,7 @@ answer_8_2 = {m: float(np.mean([rf.zero_bias_injective(ex.nb08.frame_8_2(m, k)).
                                 for k in range(ex.nb08.TRIALS_8_2)]))
               for m in ex.nb08.M_8_2}  # fmt: skip
 print({m: f"q = {m / 3:g}: {p:.2f}" for m, p in answer_8_2.items()})  # crosses 1/2 between q = 4 and 5: early, as in §3
-ex.solution("8.2")
+ex.solution("8.2", answer_8_2)
 
 # %% tags=["check"]
 ex.nb08.check_8_2(answer_8_2)
@@ -471,7 +471,7 @@ for s83 in range(100):
 v83 = rf.check(rf.ReLULayer(ex.nb08.frame_8_3(s83), 0.0), rf.Ball(5), method="exact")
 print(f"seed {s83}: sampled test accepts; exact verdict: {v83.text}")
 answer_8_3 = s83
-ex.solution("8.3")
+ex.solution("8.3", answer_8_3)
 
 # %% tags=["check"]
 ex.nb08.check_8_3(answer_8_3)

@@ -493,7 +493,7 @@ x91_hand = np.linalg.pinv(L91.frame.vectors[J91]) @ (z91[J91] + L91.alpha[J91])
 np.testing.assert_allclose(x91_hand, x91, atol=1e-12)
 print(f"J = {(J91 + 1).tolist()}, x = {x91}, ||x|| = {np.linalg.norm(x91):.3f}")
 answer_9_1 = x91
-ex.solution("9.1")
+ex.solution("9.1", answer_9_1)
 
 # %% tags=["check"]
 ex.nb09.check_9_1(answer_9_1)
@@ -517,7 +517,7 @@ ev92 = np.linalg.eigvalsh(L92.frame.vectors[I92].T @ L92.frame.vectors[I92])
 answer_9_2 = float(max(abs(1 - ev92[0] / B92), abs(1 - ev92[-1] / B92)))  # = 1 - lambda_min / B
 e92 = rf.relu_frame_algorithm(L92, L92(x92), x_true=x92, lam=1 / B92, lam0=0.0, tol=0.0, n_iter=200).errors
 print(f"|I_x| = {I92.size}: predicted {answer_9_2:.5f}; measured e_200/e_199 = {e92[200] / e92[199]:.5f}")
-ex.solution("9.2")
+ex.solution("9.2", answer_9_2)
 
 # %% tags=["check"]
 ex.nb09.check_9_2(answer_9_2)

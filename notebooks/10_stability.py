@@ -525,7 +525,7 @@ s101 = rf.local_stability(L101, x101)
 assert np.isclose(1 / A_J101, s101.kappa) and np.isclose(eps101, s101.eps)
 print(f"J = {(J101 + 1).tolist()}, kappa = {1 / A_J101:.4f}, eps = {eps101:.4f}")
 answer_10_1 = (1 / A_J101, eps101)
-ex.solution("10.1")
+ex.solution("10.1", answer_10_1)
 
 # %% tags=["check"]
 ex.nb10.check_10_1(answer_10_1)
@@ -560,7 +560,7 @@ while hi - lo > 0.005:  # injective at lo, not at hi
     lo, hi = (mid, hi) if injective_102(mid) else (lo, mid)
 print(f"layer 2 injective on the box up to beta = {lo:.4f}, not at {hi:.4f}")
 answer_10_2 = lo
-ex.solution("10.2")
+ex.solution("10.2", answer_10_2)
 
 # %% tags=["check"]
 ex.nb10.check_10_2(answer_10_2)
@@ -582,7 +582,7 @@ answer_10_3 = L103.frame.bounds[1] / A103**2
 worst103 = rf.measured_lipschitz(L103, rf.Ball(2).sample(20_000, seed=5), rf.Ball(2).sample(20_000, seed=6)).max()
 print(f"A_alpha = {A103:.4f}, kappa = {answer_10_3:.3f} >= largest measured ratio {worst103:.3f}")
 assert worst103 <= answer_10_3
-ex.solution("10.3")
+ex.solution("10.3", answer_10_3)
 
 # %% tags=["check"]
 ex.nb10.check_10_3(answer_10_3)

@@ -412,7 +412,7 @@ spans111 = {J: L111.frame.spans(list(J)) for J in modified111}
 print("admissible (modified):", [[i + 1 for i in J] for J in modified111])
 print("not spanning:", [[i + 1 for i in J] for J, ok in spans111.items() if not ok])
 answer_11_1 = (len(modified111), len(bruna111), all(spans111.values()))
-ex.solution("11.1")
+ex.solution("11.1", answer_11_1)
 
 # %% tags=["check"]
 ex.nb11.check_11_1(answer_11_1)
@@ -432,7 +432,7 @@ F112 = ex.nb11.frame_11_2()
 t112, c112 = omni_lp(F112)  # the LP of section B
 print(f"t* = {t112:+.5f}: omnidirectional = {t112 > 0}; hull test: {rf.is_omnidirectional(F112)}")
 answer_11_2 = t112
-ex.solution("11.2")
+ex.solution("11.2", answer_11_2)
 
 # %% tags=["check"]
 ex.nb11.check_11_2(answer_11_2)
@@ -454,7 +454,7 @@ G113 = P113.points @ P113.points.T  # Gram matrix <phi_l, phi_i>
 a113 = np.array([min(G113[P113.facet(j), i].min() for j in P113.facets_of(i)) for i in range(P113.points.shape[0])])
 np.testing.assert_allclose(a113, rf.polytope_bias(P113, "boundary").values, atol=1e-12)
 answer_11_3 = a113
-ex.solution("11.3")
+ex.solution("11.3", answer_11_3)
 
 # %% tags=["check"]
 ex.nb11.check_11_3(answer_11_3)

@@ -192,7 +192,7 @@ above = rf.ReLULayer(pentagon, answer_12_1 + 0.01)
 pair = rf.find_collision(above, rf.Sphere(2), points=boundary_points(above, rf.Sphere(2)))
 assert pair.found and np.allclose(above(pair.x), above(pair.y))
 print(f"largest constant bias on the sphere: {answer_12_1:.4f} = cos 72° = {np.cos(np.deg2rad(72)):.4f}")
-ex.solution("12.1")
+ex.solution("12.1", answer_12_1)
 
 # %% tags=["check"]
 ex.nb12.check_12_1(answer_12_1)
@@ -215,7 +215,7 @@ cube_bias = rf.polytope_bias(cube, rf.Sphere(3)).values
 answer_12_2 = (float(cube_bias[0]), len(rf.inscribing_polytope(cube).facets_of(0)))
 assert np.allclose(cube_bias, answer_12_2[0])  # every vertex alike: the cube's symmetry
 print(f"polytope bias of every vertex of the cube on the sphere: {answer_12_2[0]:.4f}; facets at a vertex: {answer_12_2[1]}")
-ex.solution("12.2")
+ex.solution("12.2", answer_12_2)
 
 # %% tags=["check"]
 ex.nb12.check_12_2(answer_12_2)
@@ -242,7 +242,7 @@ y123 = x123 + 0.02 * np.array([0.5, np.sqrt(3) / 2])
 assert np.flatnonzero(L123(x123)).tolist() == [2] and np.linalg.norm(y123) <= 1
 answer_12_3 = (x123, y123)
 print("x =", x123, "y =", y123, "common output:", L123(x123))
-ex.solution("12.3")
+ex.solution("12.3", answer_12_3)
 
 # %% tags=["check"]
 ex.nb12.check_12_3(answer_12_3)

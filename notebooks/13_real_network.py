@@ -968,7 +968,7 @@ s_ball = exact_threshold(L_pca, ball)  # the same bisection as in section 4, on 
 alpha_131 = L_pca.alpha - s_ball * L_pca.frame.norms
 print(f"s = {s_ball:.4f}: accuracy {with_first_bias(mlp_pca, alpha_131).score(Z_te, y_te):.3f}")
 answer_13_1 = alpha_131
-ex.solution("13.1")
+ex.solution("13.1", answer_13_1, layer=L_pca, domain=ball, model=mlp_pca, test=(Z_te, y_te))
 
 # %% tags=["check"]
 ex.nb13.check_13_1(answer_13_1, layer=L_pca, domain=ball, model=mlp_pca, test=(Z_te, y_te))
@@ -990,7 +990,7 @@ z_132 = ex.nb13.noisy_code_13_2(L_span)
 tau = 3 * ex.nb13.NOISE_13_2  # entries below three noise levels are read as zeros
 c_132 = rf.reconstruct(L_span, np.where(z_132 > tau, z_132, 0.0))
 answer_13_2 = c_132 @ V.T
-ex.solution("13.2")
+ex.solution("13.2", answer_13_2, layer=L_span, basis=V)
 
 # %% tags=["check"]
 ex.nb13.check_13_2(answer_13_2, layer=L_span, basis=V)
@@ -1012,7 +1012,7 @@ near = rf.Box(np.clip(x_133 - 2, 0, 16), np.clip(x_133 + 2, 0, 16))  # the image
 v_133 = rf.check(L_raw, near, method="exact", time_limit=TIME_LIMIT)
 print(v_133.status, "| active rows at the witness:", v_133.details["exact"]["n_active"])
 answer_13_3 = v_133.pair[0]
-ex.solution("13.3")
+ex.solution("13.3", answer_13_3, layer=L_raw, images=X)
 
 # %% tags=["check"]
 ex.nb13.check_13_3(answer_13_3, layer=L_raw, images=X)

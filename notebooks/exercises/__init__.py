@@ -3,7 +3,7 @@
 Every notebook 01-13 ends with exercises. Each exercise is four cells told apart by their
 tags, whose names are spelled once, in :mod:`exercises.tags` (which also says what each cell
 holds): the task, the student's ``answer_N_k = None``, the worked solution ending with
-``ex.solution("N.k")``, and the check ``ex.nbNN.check_N_k(answer_N_k)`` that prints feedback.
+``ex.solution("N.k", answer_N_k)``, and the check ``ex.nbNN.check_N_k(answer_N_k)`` that prints feedback.
 
 A checker says "not yet answered" for ``None``, explains what is wrong otherwise (e.g.
 "your bias is too large: the layer is not injective at x = ..."), and says what was
@@ -14,7 +14,14 @@ the notebook's tests; in the student edition it only prints. Under nbgrader's au
 :class:`NotYetRight`, so nbgrader scores the test cell 0, and 1 when the answer is right.
 
 Per-notebook checkers live in the modules ``nb01`` ... ``nb13`` of this package; they use
-:func:`report` so that every message has the same shape.
+:func:`report` so that every message has the same shape. Frame elements are numbered from 1 in
+every task and message, as in the text (:func:`elements` names them: ``{φ_1, φ_3}``).
+
+The package is handed out with the student edition, so it holds the problems and the checkers,
+never a function that computes an answer (those are private, ``_name``). A hint says what is wrong
+and where to look, not the value: :func:`solution`, given the worked solution's value, runs the
+checker on a few wrong answers made from it and raises if a message gives the value away
+(:mod:`exercises._probe`).
 """
 
 from __future__ import annotations
@@ -24,12 +31,17 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Feedback", "NotYetRight", "report", "solution", "NOT_ANSWERED", "close", "vec", "index_set", "pair_problem"]
+__all__ = ["Feedback", "NotYetRight", "report", "solution", "NOT_ANSWERED", "close", "vec", "elements", "element_numbers", "pair_problem"]
 
 #: the text a checker prints for an answer left as ``None``
 NOT_ANSWERED = "not yet answered"
 
 _SOLVED: set[str] = set()
+
+#: set while :func:`solution` probes a checker: :func:`report` then neither prints nor raises
+_QUIET: list[bool] = [False]
+
+_NO_VALUE = object()
 
 
 class NotYetRight(AssertionError):
@@ -56,9 +68,20 @@ class Feedback:
         pass
 
 
-def solution(exercise: str) -> None:
-    """Mark ``exercise`` as solved by the worked solution (teacher's edition): its checker must then pass."""
-    _SOLVED.add(str(exercise))
+def solution(exercise: str, value: Any = _NO_VALUE, **context: Any) -> None:
+    """Mark ``exercise`` as solved by the worked solution (teacher's edition): its checker must then pass.
+
+    With the solution's ``value`` the checker is first probed, silently, with a few wrong answers
+    made from it (``context``: the keyword arguments the checker takes besides the answer); an
+    AssertionError names the exercise and the message when a hint gives the value away.
+    """
+    exercise = str(exercise)
+    _SOLVED.discard(exercise)  # a wrong answer must not raise while probing
+    if value is not _NO_VALUE:
+        from ._probe import probe
+
+        probe(exercise, value, **context)
+    _SOLVED.add(exercise)
 
 
 def report(exercise: str, answer: Any, verify: Callable[[Any], tuple[bool, str]]) -> Feedback:
@@ -75,6 +98,8 @@ def report(exercise: str, answer: Any, verify: Callable[[Any], tuple[bool, str]]
         except Exception as exc:  # the student's answer may be of any shape
             ok, message = False, f"could not check your answer ({type(exc).__name__}: {exc})"
         fb = Feedback(exercise, "correct" if ok else "not yet right", message)
+    if _QUIET[0]:  # the leak probe reads the feedback; nothing is shown
+        return fb
     print(fb)
     if exercise in _SOLVED and not fb.correct:
         raise AssertionError(f"the worked solution of exercise {exercise} does not pass its check: {fb.message}")
@@ -95,9 +120,27 @@ def vec(v: Any) -> str:
     return "(" + ", ".join(f"{float(c):.4g}" for c in np.ravel(v)) + ")"
 
 
-def index_set(ix: Any) -> str:
-    """A set of indices for feedback lines, e.g. ``{0, 2, 3}``."""
-    return "{" + ", ".join(str(int(i)) for i in ix) + "}"
+def elements(ix: Any) -> str:
+    """Frame elements for feedback lines, numbered from 1 as in the text: code indices ``[0, 2]`` give ``{φ_1, φ_3}``."""
+    return "{" + ", ".join(f"φ_{int(i) + 1}" for i in ix) + "}"
+
+
+def element_numbers(ans: Any, m: int) -> tuple[list[int], str | None]:
+    """A student's element numbers (counted from 1, as in the text) as sorted 0-based code indices.
+
+    Returns ``(indices, problem)``; ``problem`` is a message when a number is not one of 1 ... m
+    (with a word about counting from 0 when the answer holds a 0), else None.
+    """
+    import numpy as np
+
+    raw = np.atleast_1d(np.asarray(list(ans) if isinstance(ans, (set, frozenset)) else ans)).ravel()
+    if raw.size and (raw.dtype == bool or not np.all(np.equal(np.mod(raw.astype(float), 1), 0))):
+        return [], f"give element numbers (whole numbers 1 ... {m}); got {ans!r}"
+    nums = sorted({int(k) for k in raw})
+    if any(k < 1 or k > m for k in nums):
+        zero = " (counted from 0? the exercises number the elements from 1, like the text)" if 0 in nums else ""
+        return [], f"the elements are numbered 1 ... {m}; got {nums}{zero}"
+    return [k - 1 for k in nums], None
 
 
 def pair_problem(ans: Any, L: Any, K: Any) -> tuple[str | None, tuple]:

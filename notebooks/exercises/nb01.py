@@ -11,8 +11,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import index_set as _set
-from . import report
+from . import element_numbers, elements, report
 from . import vec as _vec
 
 __all__ = ["frame_1_1", "COEFFICIENTS_1_1", "W_1_2", "B_1_2", "X_1_2", "layer_1_3", "check_1_1", "check_1_2", "check_1_3"]
@@ -62,28 +61,29 @@ X_1_2 = (0.4, -0.1)
 
 
 def check_1_2(answer):
-    """``answer``: the active set I_x^alpha at X_1_2, as 0-based row indices (a list or set)."""
+    """``answer``: the active set I_x^alpha at X_1_2, as row numbers counted from 1 like the text (a list or set)."""
 
     def verify(ans):
         W, b, x = np.asarray(W_1_2), np.asarray(B_1_2), np.asarray(X_1_2)
-        got = sorted({int(i) for i in ans})
         L = rf.ReLULayer.from_weights(W, b)
+        got, problem = element_numbers(ans, len(b))
+        if problem:
+            return False, problem
         right = np.flatnonzero(L.active_set(x)).tolist()
         if got == right:
             spans = bool(rf.is_rectifying(L, x))
-            return True, (f"I_x = {_set(right)}: the coefficients {_vec(W @ x)} against alpha = -b = {_vec(L.alpha)}; "
+            return True, (f"I_x = {elements(right)}: the coefficients {_vec(W @ x)} against alpha = -b = {_vec(L.alpha)}; "
                           f"these rows {'span' if spans else 'do not span'} R^2")  # fmt: skip
         if got == np.flatnonzero(W @ x >= b).tolist():
             return False, "you compared <x, w_i> with b_i; the paper's bias is alpha = -b (ReLU(Wx + b) = ReLU(Wx - alpha))"
-        if got == [i + 1 for i in right]:
-            return False, "right rows, but counted from 1; code counts rows from 0"
+        if [i + 1 for i in got] == right:
+            return False, "counted from 0? the exercises number the rows from 1, like the text (w_1 ... w_4)"
         extra, missing = sorted(set(got) - set(right)), sorted(set(right) - set(got))
-        parts = [f"row {i} is not active: <x, w_{i}> - alpha_{i} = {W[i] @ x - L.alpha[i]:.3g} < 0" for i in extra
-                 if 0 <= i < len(b)] + [f"row {i} is active: <x, w_{i}> - alpha_{i} = {W[i] @ x - L.alpha[i]:.3g} >= 0"
-                                        for i in missing]  # fmt: skip
-        bad = [i for i in extra if not 0 <= i < len(b)]
-        if bad:
-            parts.append(f"the layer has rows 0..{len(b) - 1} only")
+        parts = [f"row {i + 1} is not active: <x, w_{i + 1}> - alpha_{i + 1} = {W[i] @ x - L.alpha[i]:.3g} < 0"
+                 for i in extra]  # fmt: skip
+        if missing:
+            parts.append(f"{'an active row is' if len(missing) == 1 else f'{len(missing)} active rows are'} missing: "
+                         "compare <x, w_i> with alpha_i = -b_i for every row")  # fmt: skip
         return False, "; ".join(parts)
 
     return report("1.2", answer, verify)
@@ -112,8 +112,8 @@ def check_1_3(answer):
             return False, f"x = {_vec(x)} is outside the unit ball (norm {np.linalg.norm(x):.4g})"
         active = np.flatnonzero(L.active_set(x))
         if rf.is_rectifying(L, x):
-            return False, (f"at x = {_vec(x)} the active rows {_set(active)} (from 0) span R^2: a rectifying point; "
-                           "look where fewer rows are active")  # fmt: skip
-        return True, f"at x = {_vec(x)} only the rows {_set(active)} (from 0) are active, and they do not span R^2"
+            return False, (f"at x = {_vec(x)} the active elements {elements(active)} span R^2: a rectifying point; "
+                           "look where fewer elements are active")  # fmt: skip
+        return True, f"at x = {_vec(x)} only the elements {elements(active)} are active, and they do not span R^2"
 
     return report("1.3", answer, verify)

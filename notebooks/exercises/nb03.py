@@ -11,8 +11,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import index_set as _set
-from . import report
+from . import elements, report
 from . import vec as _vec
 
 __all__ = ["frame_3_1", "ALPHA_3_1", "EPS_3_2", "frame_3_3", "EPS_3_3", "check_3_1", "check_3_2", "check_3_3"]
@@ -41,13 +40,11 @@ def check_3_1(answer):
             return True, f"alpha' = alpha_i / |phi_i| = {_vec(right)}: the active sets agree at every x"
         if np.allclose(a, alpha * F.norms, rtol=1e-9, atol=1e-12):
             return False, "you multiplied by the norms; <x, phi_i> >= alpha_i is <x, phi_i/|phi_i|> >= alpha_i/|phi_i|"
-        i = int(np.argmax(np.abs(a - right)))
-        t = (a[i] + right[i]) / 2  # between the two thresholds
-        x = t * F.vectors[i] / F.norms[i]
-        orig = bool(F.vectors[i] @ x >= alpha[i])
-        return False, (f"entry {i} (from 0) is off: at x = {_vec(x)} the element phi_{i} is "
-                       f"{'active' if orig else 'inactive'} for the original layer but "
-                       f"{'inactive' if orig else 'active'} for the normalized one with your bias")  # fmt: skip
+        off = np.flatnonzero(~np.isclose(a, right, rtol=1e-9, atol=1e-12))
+        # no point x is printed: one between the two thresholds would pin the right entry
+        return False, (f"the entries of {elements(off)} are off: along such an element there are points where it is "
+                       "active for the original layer but not for the normalized one with your bias (or the other way "
+                       "round); write <x, phi_i> >= alpha_i with the unit vector phi_i/|phi_i|")  # fmt: skip
 
     return report("3.1", answer, verify)
 
@@ -73,15 +70,15 @@ def check_3_2(answer):
         moved = np.linalg.norm(Phi - rf.zoo.plus_minus_basis(3).vectors, axis=1)
         if np.any(moved >= EPS_3_2):
             i = int(np.argmax(moved))
-            return False, f"row {i} moved by {moved[i]:.3g} from the +- basis; stay below {EPS_3_2}"
+            return False, f"row {i + 1} moved by {moved[i]:.3g} from the +- basis; stay below {EPS_3_2}"
         if np.linalg.norm(x) < 1e-9:
             return False, "at x = 0 every element is active with zero bias; take x != 0"
         L = rf.ReLULayer(Phi, 0.0)
         active = np.flatnonzero(L.active_set(x))
         if rf.is_rectifying(L, x):
-            return False, (f"at x = {_vec(x)} the active rows {_set(active)} span R^3; rf.zero_bias_injective "
-                           "finds a point where they do not (its witness), if there is one")  # fmt: skip
-        return True, (f"at x = {_vec(x)} only the rows {_set(active)} are active and they do not span: "
+            return False, (f"at x = {_vec(x)} the active rows {elements(active)} span R^3; look for a direction where "
+                           "only two of the six coefficients are >= 0 (follow their count along a path)")  # fmt: skip
+        return True, (f"at x = {_vec(x)} only the rows {elements(active)} are active and they do not span: "
                       "with m = 2n the property needs exactly antipodal pairs, and a small perturbation breaks it")  # fmt: skip
 
     return report("3.2", answer, verify)
@@ -109,8 +106,9 @@ def check_3_3(answer):
         a = np.broadcast_to(np.asarray(ans, dtype=float), (3,)).copy()
         lemma = -0.5 - EPS_3_3 * 1.0
         if np.any(a < lemma - 1e-9):
-            return False, (f"entry {int(np.argmin(a))} is {a.min():.4g}: lower than needed, the lemma already "
-                           f"guarantees alpha - eps M = -1/2 - {EPS_3_3} * 1 = {lemma}")  # fmt: skip
+            low = np.flatnonzero(a < lemma - 1e-9)
+            return False, (f"the entries of {elements(low)} are lower than needed: Lemma \"perturbation\" guarantees a "
+                           "larger bias for this frame (read off its alpha, eps and M)")  # fmt: skip
         v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
         if v.status == "not injective":
             x, y = v.pair
@@ -122,3 +120,9 @@ def check_3_3(answer):
                       "bias -1/2 is not enough for this frame")  # fmt: skip
 
     return report("3.3", answer, verify)
+
+
+def _wrong_answers_3_3(value):
+    """For the leak probe: biases below the lemma's, and one above the triangle's own -1/2 (not injective)."""
+    a = float(np.min(value))
+    return [a - 0.02, a * 1.12, -0.45]

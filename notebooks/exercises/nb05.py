@@ -13,12 +13,10 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import index_set as _set
-from . import report
+from . import element_numbers, elements, report
 from . import vec as _vec
 
-__all__ = ["frame_5_1", "frame_5_2", "X_5_2", "frame_5_3", "data_5_3", "check_5_1", "check_5_2", "check_5_3",
-           "max_constant_bias_ball"]  # fmt: skip
+__all__ = ["frame_5_1", "frame_5_2", "X_5_2", "frame_5_3", "data_5_3", "check_5_1", "check_5_2", "check_5_3"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -32,7 +30,7 @@ def frame_5_1() -> rf.Frame:
     return rf.Frame(np.column_stack([np.cos(t), np.sin(t)]))
 
 
-def max_constant_bias_ball(F: rf.Frame):
+def _max_constant_bias_ball(F: rf.Frame):
     """Exact alpha_c on the closed unit ball of R^2, and a point where it is attained.
 
     alpha_c = min(0, min over unit u of f(u)), f(u) = the weakest coefficient of J*(u) (f(0) = 0).
@@ -56,15 +54,23 @@ def check_5_1(answer):
     def verify(r):
         F = frame_5_1()
         r = float(r)
-        a_c, x = max_constant_bias_ball(F)
+        a_c, x = _max_constant_bias_ball(F)
         if r > a_c + 1e-6:
-            active = np.flatnonzero(F.vectors @ x >= r)
-            return False, (f"your bias is too large: at x = {_vec(x)} only the elements {_set(active)} are active "
-                           f"(coefficients {_vec(F.vectors @ x)}), so the layer is not injective there")  # fmt: skip
+            if r > 0:
+                return False, "your bias is too large: at x = 0 every coefficient is 0 < r, so no element is active there"
+            # a witness where the student's bias only just fails, not where alpha_c is attained (that would give it)
+            t = np.linspace(0.0, 2 * np.pi, 3600, endpoint=False)
+            U = np.column_stack([np.cos(t), np.sin(t)])
+            second = np.sort(U @ F.vectors.T, axis=1)[:, -2]
+            bad = np.flatnonzero(second < r)
+            if not bad.size:
+                return False, "your bias is too large: on the unit circle some direction has fewer than two coefficients >= r"
+            w = U[bad[np.argmax(second[bad])]]
+            active = np.flatnonzero(F.vectors @ w >= r)
+            return False, (f"your bias is too large: at x = {_vec(w)} only the elements {elements(active)} are active, "
+                           "so the layer is not injective there")  # fmt: skip
         if r < a_c - 1e-3:
-            t = (r + a_c) / 2
-            assert rf.check(rf.ReLULayer(F, t), rf.Ball(2)).status == "injective"
-            return False, f"the layer is still rectifying for the larger constant bias {t:.5f}"
+            return False, "the layer is still rectifying for a slightly larger constant bias: r can be larger"
         return True, f"alpha_c = {a_c:.5f}, attained at x = {_vec(x)}, where the second largest coefficient is alpha_c"
 
     return report("5.1", answer, verify)
@@ -84,23 +90,31 @@ def frame_5_2() -> rf.Frame:
 
 
 def check_5_2(answer):
-    """``answer``: J*(X_5_2) for frame_5_2, three row indices (from 0)."""
+    """``answer``: J*(X_5_2) for frame_5_2, three element numbers (counted from 1, like the text)."""
 
     def verify(ans):
         F, x = frame_5_2(), np.asarray(X_5_2)
-        J = sorted(int(j) for j in ans)
-        if len(J) != 3 or len(set(J)) != 3 or not all(0 <= j < F.m for j in J):
-            return False, f"give three different row indices between 0 and {F.m - 1}; got {J}"
+        J, problem = element_numbers(ans, F.m)
+        if problem:
+            return False, problem
+        if len(J) != 3:
+            return False, f"give three different element numbers between 1 and {F.m}; got {len(J)}"
         c = F.vectors @ x
-        if not F.spans(J):
-            return False, (f"the rows {J} do not form a basis (rank {np.linalg.matrix_rank(F.vectors[J])}); the "
-                           "greedy rule skips a vector that depends on the ones kept")  # fmt: skip
         best = max(min(c[list(B)]) for B in combinations(range(F.m), 3) if F.spans(B))
+
+        def works(B):
+            return F.spans(list(B)) and min(c[list(B)]) >= best - 1e-12
+
+        if not works(J) and all(j + 1 < F.m for j in J) and works([j + 1 for j in J]):
+            return False, "counted from 0? the exercises number the elements from 1, like the text"
+        if not F.spans(J):
+            return False, (f"the elements {elements(J)} do not form a basis (rank {np.linalg.matrix_rank(F.vectors[J])}); "
+                           "the greedy rule skips a vector that depends on the ones kept")  # fmt: skip
         weakest = float(min(c[J]))
         if weakest < best - 1e-12:
-            return False, (f"{_set(J)} is a basis, but its weakest coefficient {weakest:.4g} is below the best "
-                           f"possible, {best:.4g}")  # fmt: skip
-        return True, (f"{_set(J)} is a most correlated basis: its weakest coefficient {weakest:.4g} is the largest "
+            return False, (f"{elements(J)} is a basis, but another basis has a larger weakest coefficient than your "
+                           f"{weakest:.4g}: keep the largest coefficients, skipping only the dependent ones")  # fmt: skip
+        return True, (f"{elements(J)} is a most correlated basis: its weakest coefficient {weakest:.4g} is the largest "
                       "any basis reaches (the three largest coefficients do not form a basis)")  # fmt: skip
 
     return report("5.2", answer, verify)
@@ -132,25 +146,30 @@ def _k_sharp_5_3():
 
 
 def check_5_3(answer):
-    """``answer``: the elements (row indices from 0) whose set K_i-sharp contains no point of data_5_3."""
+    """``answer``: the elements (numbers counted from 1, like the text) whose set K_i-sharp contains no point of data_5_3."""
 
     def verify(ans):
         X, active, in_J = _k_sharp_5_3()
         exact_n = active.sum(axis=1) == 2
         right = [i for i in range(in_J.shape[1]) if not np.any(in_J[:, i] & exact_n)]
-        got = sorted({int(i) for i in ans})
+        got, problem = element_numbers(ans, in_J.shape[1])
+        if problem:
+            return False, problem
         if got == right:
-            return True, (f"K_i♯ is empty for {_set(right)}: wherever such an element is in J*(x), a third element is "
-                          "active too; the data set is not bias-exact")  # fmt: skip
+            return True, (f"K_i♯ is empty for {elements(right)}: wherever such an element is in J*(x), a third element "
+                          "is active too; the data set is not bias-exact")  # fmt: skip
+        if [i + 1 for i in got] == right:
+            return False, "counted from 0? the exercises number the elements from 1, like the text"
         parts = []
         for i in sorted(set(got) - set(right)):
-            k = int(np.flatnonzero(in_J[:, i] & exact_n)[0]) if 0 <= i < in_J.shape[1] else None
-            parts.append(f"phi_{i} is not redundant: at x = {_vec(X[k])} it is in J*(x) and only "
-                         f"{_set(np.flatnonzero(active[k]))} are active" if k is not None else f"there is no phi_{i}")
-        for i in sorted(set(right) - set(got)):
-            k = int(np.flatnonzero(in_J[:, i])[0])
-            parts.append(f"you missed phi_{i}: wherever it is in J*(x) a third element is active, e.g. at "
-                         f"x = {_vec(X[k])} the active elements are {_set(np.flatnonzero(active[k]))}")
+            k = int(np.flatnonzero(in_J[:, i] & exact_n)[0])
+            parts.append(f"φ_{i + 1} is not redundant: at x = {_vec(X[k])} it is in J*(x) and only "
+                         f"{elements(np.flatnonzero(active[k]))} are active")  # fmt: skip
+        missing = len(set(right) - set(got))
+        if missing:  # which one is not said: that is the answer
+            parts.append(f"{'one redundant element is' if missing == 1 else f'{missing} redundant elements are'} missing: "
+                         "an element is redundant when, at every data point where it is in J*(x), a third element is "
+                         "active too")  # fmt: skip
         return False, "; ".join(parts)
 
     return report("5.3", answer, verify)

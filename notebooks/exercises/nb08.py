@@ -58,15 +58,13 @@ def check_8_1(answer: Any) -> Feedback:
                 f"(Tukey-depth test, exact)"
             )
         if d > res.depth:
-            u = res.witness
-            k = int(np.sum(F.vectors @ u >= 0))
             return False, (
-                f"too large: in the direction u = {np.round(u, 3)} only {k} frame vectors have <u, phi_i> >= 0 "
-                f"(the depth is the minimum of that count over all directions u)"
+                "too large: some direction u has fewer frame vectors with <u, phi_i> >= 0 than your depth "
+                "(the depth is the minimum of that count over all directions u)"
             )
         return False, (
-            "too small: check that you count, for each direction u, the vectors with <u, phi_i> >= 0 "
-            "(closed half-space) and take the minimum over u; rf.zero_bias_injective computes it exactly"
+            "too small: every direction u has more frame vectors with <u, phi_i> >= 0; count the closed "
+            "half-space (>= 0, not > 0) and take the minimum over u"
         )
 
     return report("8.1", answer, verify)
@@ -102,6 +100,13 @@ def check_8_2(answer: Any) -> Feedback:
     return report("8.2", answer, verify)
 
 
+def _wrong_answers_8_2(value):
+    """For the leak probe: one fraction off by one frame (each check recomputes all 160 frames)."""
+    m = M_8_2[0]
+    v = float(value[m])
+    return [{**value, m: v + 1 / TRIALS_8_2 if v < 1 else v - 1 / TRIALS_8_2}]
+
+
 def check_8_3(answer: Any) -> Feedback:
     """Exercise 8.3: a seed whose layer the sampled test accepts although it is not injective."""
 
@@ -126,3 +131,8 @@ def check_8_3(answer: Any) -> Feedback:
         )
 
     return report("8.3", answer, verify)
+
+
+def _wrong_answers_8_3(value):
+    """For the leak probe: seeds out of range (another seed in range may be right too)."""
+    return [100, -1]

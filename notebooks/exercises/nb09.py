@@ -84,6 +84,7 @@ def check_9_2(answer: Any) -> Feedback:
                 "sub-frame Phi_{I_x}: use the smallest eigenvalue of its Gram matrix"
             )
         side = "too large (slower than the run)" if kappa > measured else "too small (faster than the run)"
-        return False, f"{side}: the run contracts by about {measured:.4f} per step in its second half"
+        return False, (f"{side}; compare with the error curve of the run: which eigenvalue of I - lambda S_x "
+                       "dominates once the fast directions have died out?")  # fmt: skip
 
     return report("9.2", answer, verify)

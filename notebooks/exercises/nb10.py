@@ -34,7 +34,7 @@ def frame2_10_2() -> rf.Frame:
 
 
 def box_10_2() -> rf.Box:
-    """The box [0, u] that contains the image of the unit disc under layer 1 (the reference answer's domain)."""
+    """The box [0, u] of exercise 10.2, u_i = |phi_i| - alpha_i: it contains the image of the unit disc under layer 1."""
     L1 = layer1_10_2()
     return rf.Box(np.zeros(L1.m), np.linalg.norm(L1.frame.vectors, axis=1) - L1.alpha)
 
@@ -106,7 +106,22 @@ def check_10_2(answer: Any) -> Feedback:
     return report("10.2", answer, verify)
 
 
+def _wrong_answers_10_2(value):
+    """For the leak probe: a bias 0.05 too large and one 0.05 too small (each costs one or two exact verdicts)."""
+    return [float(value) + 0.05, float(value) - 0.05]
+
+
+_A_ALPHA: dict = {}  # the checker's reference A_alpha, computed once (the leak probe calls the checker again)
+
+
 def _A_alpha(L: rf.ReLULayer) -> float:
+    key = (L.frame.vectors.tobytes(), np.asarray(L.alpha).tobytes())
+    if key not in _A_ALPHA:
+        _A_ALPHA[key] = _A_alpha_grid(L)
+    return _A_ALPHA[key]
+
+
+def _A_alpha_grid(L: rf.ReLULayer) -> float:
     t = np.linspace(-1.0, 1.0, 801)
     G = np.stack(np.meshgrid(t, t), axis=-1).reshape(-1, 2)
     G = np.vstack([G[np.linalg.norm(G, axis=1) <= 1], rf.Ball(2).sample(50_000, seed=1)])

@@ -11,7 +11,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import report
+from . import elements, report
 
 __all__ = ["OFFSET_12_3", "check_12_1", "check_12_2", "check_12_3"]
 
@@ -65,10 +65,9 @@ def check_12_1(answer):
                     if c is not None else "")  # fmt: skip
             close = " (only just: round down, not up)" if a - best <= _SLIDER_TOL else ""
             return False, f"your bias is too large{close}: at α = {a:.4g} the layer is not injective on the sphere{pair}"
-        mid = (a + best) / 2
         return False, (f"at α = {a:.4g} the layer is injective on the sphere, but that is not the largest such bias: "
-                       f"α = {mid:.4g} is injective too (below the polytope bias). Raise the offset slider with the "
-                       "domain set to 'sphere' until the verdict flips")  # fmt: skip
+                       "a slightly larger α is injective too. Raise the offset slider with the domain set to 'sphere' "
+                       "until the verdict flips")  # fmt: skip
 
     return report("12.1", answer, verify)
 
@@ -102,7 +101,7 @@ def check_12_2(answer):
             notes.append(f"{b:.4g} is not the polytope bias of the cube's vertices on the sphere{hint}: choose 'cube' in "
                          "the explorer's frame menu and 'sphere' in its domain menu, the table lists it")  # fmt: skip
         if int(n_facets) != facets:
-            notes.append(f"a vertex of the cube lies in {facets} of its square facets, not {int(n_facets)}: pick a vertex in "
+            notes.append(f"a vertex of the cube does not lie in {int(n_facets)} of its square facets: pick a vertex in "
                          "the menu and count the highlighted facets")  # fmt: skip
         if notes:
             return False, "; ".join(notes)
@@ -138,12 +137,11 @@ def check_12_3(answer):
         zx, zy = L(x), L(y)
         diff = np.flatnonzero(np.abs(zx - zy) > 1e-9)
         if diff.size:
-            return False, (f"C_α x = {_vec(zx)} but C_α y = {_vec(zy)}: they differ at element(s) "
-                           f"{', '.join(f'φ{i + 1}' for i in diff)}. Where only one element is active, move "
-                           "orthogonally to it")  # fmt: skip
+            return False, (f"C_α x = {_vec(zx)} but C_α y = {_vec(zy)}: they differ at the elements "
+                           f"{elements(diff)}. Where only one element is active, move orthogonally to it")  # fmt: skip
         active = np.flatnonzero(zx > 0)
         return True, (f"x ≠ y in the ball with C_α x = C_α y = {_vec(zx)} (active: "
-                      f"{', '.join(f'φ{i + 1}' for i in active) or 'none'}): at α = {OFFSET_12_3} > -1/2 the layer is "
+                      f"{elements(active) if active.size else 'none'}): at α = {OFFSET_12_3} > -1/2 the layer is "
                       "not injective on the ball")  # fmt: skip
 
     return report("12.3", answer, verify)

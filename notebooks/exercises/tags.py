@@ -6,7 +6,7 @@ The py:percent sources tag cells as ``# %% tags=["..."]`` (jupytext keeps the ta
 * :data:`EXERCISE` — a markdown cell with the task, headed ``### Exercise N.k — title``;
 * :data:`ANSWER` — the code cell where the student writes, e.g. ``answer_3_1 = None``;
 * :data:`SOLUTION` — the worked solution (collapsed in JupyterLab, behind a toggle in the book,
-  removed from the student edition); it ends with ``ex.solution("3.1")`` and sets ``answer_3_1``;
+  removed from the student edition); it sets ``answer_3_1`` and ends with ``ex.solution("3.1", answer_3_1)``;
 * :data:`CHECK` — the checker's call, ``ex.nbNN.check_3_1(answer_3_1)``, which prints feedback.
 
 Who reads them: ``book/transform.py`` (exercise boxes, solution toggles, check cells without the teacher's output),

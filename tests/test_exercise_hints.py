@@ -1,0 +1,269 @@
+"""notebooks/exercises: hints that point without giving the answer, and no answer helper handed out.
+
+The exercises package goes to the students with the student edition. Its modules may hold the
+problems (frames, layers, data, constants) and the checkers, nothing that computes an answer; and
+a wrong answer's message must not show the value. :func:`exercises.solution` probes every checker
+with wrong answers made from the worked solution when the notebooks run; here the probe itself is
+tested on fake checkers, one that leaks and one that does not.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+if str(NOTEBOOKS) not in sys.path:
+    sys.path.insert(0, str(NOTEBOOKS))
+
+ex = importlib.import_module("exercises")
+probe_mod = importlib.import_module("exercises._probe")
+
+MODULES = sorted(p.stem for p in (NOTEBOOKS / "exercises").glob("nb[0-9][0-9].py"))
+
+#: what a public name of an exercises module may be: problem data and setup, or a checker
+ALLOWED = re.compile(
+    r"^(check_\d+_\d+"  # the checkers
+    r"|(frame|frames|layer|layers|layer\d|frame\d|data|output|box|noisy_code)\w*_\d+_\d+"  # problem data and setup
+    r"|sampled_test_8_3"  # the sampled test that exercise 8.3 is about (it accepts or rejects a seed, nothing more)
+    r"|[A-Z][A-Z0-9_]*)$"  # constants: COEFFICIENTS_1_1, X_4_2, EPS_3_3, ...
+)
+
+#: functions that computed an answer and were handed out before: they are private now
+OFFENDERS = {
+    "nb02": "nonspanning_direction",
+    "nb04": "largest_ball",
+    "nb05": "max_constant_bias_ball",
+    "nb11": "omni_t_star",
+}
+
+#: words in a public function's summary line that would say it solves something
+ANSWER_WORDS = re.compile(r"\b(largest|smallest|maximal|minimal|max|min|exact|optimal|solve|solution|answer)\b", re.I)
+
+
+def _public(module) -> dict:
+    names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+    return {n: getattr(module, n) for n in names}
+
+
+# ---------------------------------------------------------------------------------------------
+# no answer helper in the handed-out package
+# ---------------------------------------------------------------------------------------------
+
+
+def test_every_module_is_found():
+    assert MODULES == [f"nb{k:02d}" for k in range(1, 14)]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_public_names_are_problem_data_and_checkers(name):
+    module = importlib.import_module(f"exercises.{name}")
+    assert set(module.__all__) <= set(vars(module)), f"{name}: __all__ names something the module lacks"
+    for public in _public(module):
+        assert ALLOWED.match(public), f"exercises.{name}.{public} is neither problem data nor a checker"
+    defined_here = [n for n, obj in vars(module).items() if inspect.isfunction(obj) and obj.__module__ == module.__name__]
+    for fname in defined_here:  # every public function is exported, and its summary does not promise an answer
+        if fname.startswith("_"):
+            continue
+        assert fname in module.__all__, f"exercises.{name}.{fname} is public but not in __all__: make it private"
+        if fname.startswith("check_"):
+            continue
+        summary = (inspect.getdoc(getattr(module, fname)) or "").split("\n")[0]
+        assert not ANSWER_WORDS.search(summary), f"exercises.{name}.{fname} looks like an answer helper: {summary!r}"
+
+
+@pytest.mark.parametrize(("name", "helper"), sorted(OFFENDERS.items()))
+def test_the_known_answer_helpers_are_private(name, helper):
+    module = importlib.import_module(f"exercises.{name}")
+    assert not hasattr(module, helper), f"exercises.{name}.{helper} is handed out"
+    assert helper not in module.__all__
+    assert callable(getattr(module, f"_{helper}"))  # still there for the checker
+
+
+def test_no_non_solution_cell_of_the_chain_calls_a_private_helper():
+    """The student edition keeps every cell but the solutions: none of them may reach an answer helper."""
+    pattern = re.compile(r"ex\.nb\d\d\._\w+")
+    for source in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py")):
+        cells = re.split(r"^# %%", source.read_text(), flags=re.M)
+        for cell in cells:
+            header = cell.split("\n", 1)[0]
+            if '"solution"' in header:
+                continue
+            assert not pattern.search(cell), f"{source.name}: a cell that students get calls {pattern.search(cell).group(0)}"
+
+
+def test_the_package_names_elements_from_one_and_has_no_index_set():
+    assert ex.elements([0, 2]) == "{φ_1, φ_3}"
+    assert not hasattr(ex, "index_set")
+    assert ex.element_numbers([3, 1], 4) == ([0, 2], None)
+    idx, problem = ex.element_numbers([0, 2], 4)
+    assert idx == [] and "counted from 0?" in problem
+    assert ex.element_numbers([5], 4)[1] is not None and "counted from 0" not in ex.element_numbers([5], 4)[1]
+
+
+def test_no_checker_message_numbers_elements_from_zero():
+    """The old spellings of 0-based element numbers are gone from every module."""
+    for path in sorted((NOTEBOOKS / "exercises").glob("nb*.py")):
+        text = path.read_text()
+        for old in ("(from 0)", "index_set", "counted from 1; code counts", "phi_{i}", "phi_{j}"):
+            assert old not in text, f"{path.name} still has {old!r}"
+
+
+# ---------------------------------------------------------------------------------------------
+# the probe
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """An exercise 99.1 whose checker the test supplies (module ``exercises.nb99``)."""
+    module = types.ModuleType("exercises.nb99")
+    monkeypatch.setitem(sys.modules, "exercises.nb99", module)
+    monkeypatch.setattr(ex, "_SOLVED", set(ex._SOLVED))
+    return module
+
+
+def _bias_checker(leaky: bool, truth: float = -0.3420201):
+    def check_99_1(answer):
+        def verify(r):
+            r = float(r)
+            if abs(r - truth) <= 1e-3:
+                return True, f"alpha_c = {truth:.5f}"
+            if r > truth:
+                return False, "your bias is too large" + (f": the largest is {truth:.4f}" if leaky else "")
+            t = (r + truth) / 2
+            return False, "still rectifying for " + (f"the larger bias {t:.5f}" if leaky else "a slightly larger bias")
+
+        return ex.report("99.1", answer, verify)
+
+    return check_99_1
+
+
+def test_the_probe_passes_a_checker_that_keeps_the_value(fake, capsys):
+    fake.check_99_1 = _bias_checker(leaky=False)
+    ex.solution("99.1", -0.342)
+    assert capsys.readouterr().out == ""  # silent: nbval compares the solution cell's output
+    assert "99.1" in ex._SOLVED
+    assert probe_mod.probe("99.1", -0.342) == 4
+
+
+def test_the_probe_catches_a_checker_that_prints_the_value(fake, capsys):
+    fake.check_99_1 = _bias_checker(leaky=True)
+    with pytest.raises(AssertionError, match=r"exercise 99\.1: the hint .* gives the answer away .*0\.342"):
+        ex.solution("99.1", -0.342)
+    assert capsys.readouterr().out == ""
+    assert "99.1" not in ex._SOLVED
+
+
+def test_the_probe_catches_a_bound_between_the_answer_and_the_truth(fake):
+    def check_99_1(answer):
+        def verify(r):
+            if abs(float(r) - 0.5) < 1e-3:
+                return True, "right"
+            return False, f"rectifying at {(float(r) + 0.5) / 2:.4f} too" if float(r) < 0.5 else "too large"
+
+        return ex.report("99.1", answer, verify)
+
+    fake.check_99_1 = check_99_1
+    fake._wrong_answers_99_1 = lambda v: [v - 0.004]  # a small step: the midpoint is within 0.4 % of 0.5
+    with pytest.raises(AssertionError, match="gives the answer away"):
+        ex.solution("99.1", 0.5)
+
+
+def test_the_probe_catches_a_checker_that_names_the_missing_element(fake):
+    right = [2, 5]
+
+    def check(leaky):
+        def check_99_1(answer):
+            def verify(ans):
+                got, problem = ex.element_numbers(ans, 6)
+                if problem:
+                    return False, problem
+                if got == [k - 1 for k in right]:
+                    return True, f"redundant: {ex.elements(got)}"
+                missing = sorted(set(k - 1 for k in right) - set(got))
+                if missing:
+                    return False, f"you missed {ex.elements(missing)}" if leaky else "one redundant element is missing"
+                return False, f"{ex.elements(sorted(set(got) - {k - 1 for k in right}))} is not redundant"
+
+            return ex.report("99.1", answer, verify)
+
+        return check_99_1
+
+    fake.check_99_1 = check(leaky=False)
+    ex.solution("99.1", list(right))
+    fake.check_99_1 = check(leaky=True)
+    with pytest.raises(AssertionError, match="names the element φ_5"):
+        ex.solution("99.1", list(right))
+
+
+def test_the_probe_rejects_a_checker_that_accepts_a_wrong_number(fake):
+    fake.check_99_1 = lambda answer: ex.report("99.1", answer, lambda r: (True, "fine"))
+    with pytest.raises(AssertionError, match="judged correct"):
+        ex.solution("99.1", 0.25)
+
+
+def test_a_hook_replaces_the_generic_wrong_answers(fake):
+    seen = []
+
+    def check_99_1(answer):
+        seen.append(answer)
+        return ex.report("99.1", answer, lambda a: (a == "b", "try again"))
+
+    fake.check_99_1 = check_99_1
+    fake._wrong_answers_99_1 = lambda value: ["a", "c"]
+    assert probe_mod.probe("99.1", "b") == 2 and seen == ["a", "c"]
+
+
+def test_the_checker_gets_its_context(fake):
+    fake.check_99_1 = lambda answer, *, scale: ex.report("99.1", answer, lambda a: (a == 2 * scale, "no"))
+    ex.solution("99.1", 6, scale=3)
+
+
+def test_the_solution_without_a_value_only_marks_the_exercise(fake, capsys):
+    ex.solution("99.1")
+    assert "99.1" in ex._SOLVED and capsys.readouterr().out == ""
+
+
+def test_wrong_answers_by_kind():
+    nums = [w for w, _ in probe_mod.wrong_answers(-0.342)]
+    assert all(abs(w + 0.342) > 1e-3 for w in nums) and len(nums) == 4
+    assert [w for w, _ in probe_mod.wrong_answers([2, 5])] == [[2], [1, 2, 5], [1, 4]]
+    assert probe_mod.wrong_answers(True) == [(False, True)]
+    assert [w for w, _ in probe_mod.wrong_answers(3)] == [4, 2]
+    pair = probe_mod.wrong_answers((0.5, np.array([1.0, 2.0])))
+    assert len(pair) == 2 and pair[0][0][0] != 0.5 and not np.array_equal(pair[1][0][1], [1.0, 2.0])
+
+
+@pytest.mark.parametrize(
+    ("message", "value", "wrong", "leak"),
+    [
+        ("the largest bias is -0.342", -0.342, -0.3, True),
+        ("the largest bias is -0.34", -0.342, -0.3, True),
+        ("the largest bias is -0.34197", -0.342, -0.3, True),  # the exact value behind a rounded answer
+        ("at α = -0.344 the layer is not injective", -0.342, -0.344, False),  # the student's own number
+        ("at x = (0.5, -0.25) only φ_4 is active", -0.342, -0.3, False),
+        ("you gave 3 elements", 0.75, 0.9, False),
+        ("entry 2 is off", [2, 5], [5], False),  # "entry 2" is not an element's name
+        ("φ_2 is missing", [2, 5], [5], True),
+        ("phi_2 is missing", [2, 5], [5], True),
+        ("element 2 is missing", [2, 5], [5], True),
+        ("φ_25 is not redundant", [2, 5], [5, 25], False),
+        ("the first entry 1.234 is off", np.array([1.2341, 0.5]), np.array([1.4, 0.5]), True),
+        ("off by 1.2", np.array([1.2341, 0.5]), np.array([1.4, 0.5]), False),  # two digits of an array entry: too common
+    ],
+)
+def test_what_counts_as_a_leak(message, value, wrong, leak):
+    assert bool(probe_mod.leaks(message, value, wrong)) is leak
+
+
+def test_numbers_in_reads_precision():
+    got = probe_mod.numbers_in("x = (0.25, -1.5e-3), R^2, φ_3, 12")
+    assert [(v, d) for v, d, _ in got] == [(0.25, 2), (-0.0015, 2), (12.0, 2)]
