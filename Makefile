@@ -1,5 +1,5 @@
 # Convenience targets; the scripts do the work (and need only Python 3 and bash).
-.PHONY: lab test bench notebooks binder-check book student-edition grade clean
+.PHONY: lab test bench notebooks binder-check book student-edition grade book-pdf clean
 
 lab:
 	bash scripts/lab.sh
@@ -15,6 +15,9 @@ binder-check:
 
 book:
 	bash scripts/book.sh
+
+book-pdf:
+	bash scripts/book.sh --pdf
 
 student-edition:
 	bash scripts/student_edition.sh

@@ -6,6 +6,7 @@ Usage (from the repository root; ``bash scripts/book.sh`` sets up ``.venv`` and 
     python book/build.py --strict        # warnings are errors (-W --keep-going), as in CI
     python book/build.py --clean         # forget the previous build first
     python book/build.py --out DIR       # HTML into DIR
+    python book/build.py --pdf           # the whole book as one PDF, book/_build/book.pdf (book/pdf.py)
 
 Nothing is executed: the book shows the outputs stored in ``notebooks/*.ipynb``. MathJax 3 is
 taken from the npm registry once (``npm install mathjax@3.2.2`` into a cache folder,
@@ -197,7 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strict", action="store_true", help="treat warnings as errors (-W --keep-going), as CI does")
     ap.add_argument("--clean", action="store_true", help="remove the previous build and generated API pages first")
     ap.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors from Sphinx")
+    ap.add_argument("--pdf", action="store_true", help="print the book to book/_build/book.pdf instead (book/pdf.py)")
     args = ap.parse_args(argv)
+    if args.pdf:
+        import pdf  # book/pdf.py: the one-page book printed by headless Chromium
+
+        return pdf.main([])
     try:
         seconds = build(args.out, strict=args.strict, clean=args.clean, quiet=args.quiet)
     except subprocess.CalledProcessError as exc:

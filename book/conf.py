@@ -113,6 +113,22 @@ def add_local_lab_button(app, pagename, templatename, context, doctree):
             )
 
 
+def html_handlers_for_singlehtml(app):
+    """Give the one-page builder (book/pdf.py) the HTML visitors of every node.
+
+    Sphinx looks a node's visitors up by builder name and falls back to the format ("html") only
+    when no extension registered any for the name; one does for "singlehtml", so sphinx-proof's
+    boxes would have none there.
+    """
+    if app.builder.name != "singlehtml":
+        return
+    handlers = app.registry.translation_handlers
+    single = handlers.setdefault("singlehtml", {})
+    for node, visitors in handlers.get("html", {}).items():
+        single.setdefault(node, visitors)
+
+
 def setup(app):
     """Register the local-JupyterLab button after the theme's launch buttons (priority 501)."""
     app.connect("html-page-context", add_local_lab_button, priority=600)
+    app.connect("builder-inited", html_handlers_for_singlehtml)

@@ -1,0 +1,128 @@
+"""Print the offline book to one PDF with headless Chromium (no network).
+
+Usage (from the repository root; ``bash scripts/book.sh --pdf`` sets up ``.venv`` and calls this)::
+
+    python book/pdf.py                       # book/_build/book.pdf
+    python book/pdf.py --out FILE.pdf
+
+Sphinx writes the whole book as one page (the ``singlehtml`` builder, same sources and
+configuration as the HTML book), Chromium opens it from disk with every request that is not a
+local file aborted, waits until MathJax has typeset every formula, and prints it (A4, print
+styles from ``_static/book.css``: no navigation, each notebook on a new page, theorem, exercise and
+code boxes kept whole). Prints the page count, the size and the time. Needs Debian's ``chromium``
+(``$RFNB_CHROMIUM``, default ``/usr/bin/chromium``) and Python's ``playwright`` (never
+``playwright install``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BOOK = Path(__file__).resolve().parent
+ROOT = BOOK.parent
+SINGLE = BOOK / "_build" / "singlehtml"
+DEFAULT_PDF = BOOK / "_build" / "book.pdf"
+CHROMIUM = os.environ.get("RFNB_CHROMIUM", "/usr/bin/chromium")
+#: headless Chromium flags (tests/browser/conftest.py has the same for WebGL; printing needs no GPU)
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]  # fmt: skip
+
+sys.path.insert(0, str(BOOK))
+import build  # noqa: E402  (book/build.py)
+
+
+def page_count(pdf: bytes) -> int:
+    """The number of pages of a PDF (its page objects; Chromium writes them uncompressed)."""
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
+
+
+def build_single(out: Path = SINGLE) -> float:
+    """The whole book as one HTML page (Sphinx's singlehtml builder); returns the seconds it took."""
+    t0 = time.perf_counter()
+    build.prepare()
+    doctrees = out.parent / f".doctrees-{out.name}"
+    cmd = [sys.executable, "-m", "sphinx", "-b", "singlehtml", "-q", "-d", str(doctrees), str(BOOK), str(out)]
+    env = dict(os.environ, MPLBACKEND="Agg")
+    subprocess.run(cmd, check=True, cwd=ROOT, env=env)
+    return time.perf_counter() - t0
+
+
+def print_pdf(html: Path, pdf: Path, *, timeout_ms: int = 180_000) -> dict:
+    """Print ``html`` (a local file) to ``pdf``.
+
+    Returns ``pages``, ``bytes``, ``blocked`` (the outside requests, aborted), and what the printed
+    page held: ``formulas`` typeset, ``raw_tex`` delimiters left in the text, the print styles'
+    ``proof_break``/``cell_break`` (``"avoid"``), ``nav_shown`` and the ``notebooks``' titles in order.
+    """
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        raise SystemExit(f"book pdf: Chromium not found at {CHROMIUM} (apt-get install -y chromium, or set RFNB_CHROMIUM)")
+    blocked: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page()
+
+            def route(r):
+                if r.request.url.startswith(("file:", "data:", "blob:")):
+                    r.continue_()
+                else:  # the book reads offline: an outside request is a defect, and never waited for
+                    blocked.append(r.request.url)
+                    r.abort()
+
+            page.route("**/*", route)
+            page.goto(html.resolve().as_uri(), wait_until="load", timeout=timeout_ms)
+            page.emulate_media(media="print")
+            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=timeout_ms)
+            page.evaluate("() => MathJax.startup.promise")
+            stats = page.evaluate(r"""() => {
+                const style = (sel) => { const el = document.querySelector(sel); return el ? getComputedStyle(el) : null; };
+                const text = document.querySelector("article.bd-article").innerText;
+                return {
+                    formulas: document.querySelectorAll("mjx-container").length,
+                    raw_tex: (text.match(/\\\(|\\\[/g) || []).length,
+                    proof_break: (style("div.proof") || {}).breakInside,
+                    cell_break: (style("div.cell") || {}).breakInside,
+                    nav_shown: (style(".bd-sidebar-primary") || {display: "none"}).display !== "none",
+                    notebooks: [...document.querySelectorAll("article.bd-article div.toctree-wrapper > section > h2")]
+                        .map(h => h.textContent.trim()),
+                };
+            }""")
+            page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True,
+                     margin={"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"})  # fmt: skip
+        finally:
+            browser.close()
+    data = pdf.read_bytes()
+    return {"pages": page_count(data), "bytes": len(data), "blocked": blocked, **stats}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the one-page book, print it, report pages, size and time; exit 1 on an outside request."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_PDF, help=f"the PDF (default {DEFAULT_PDF.relative_to(ROOT)})")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    try:
+        build_single()
+    except subprocess.CalledProcessError as exc:
+        print(f"[book pdf] sphinx-build -b singlehtml failed (exit {exc.returncode})", file=sys.stderr)
+        return 1
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    info = print_pdf(SINGLE / "index.html", args.out)
+    seconds = time.perf_counter() - t0
+    print(f"[book pdf] {args.out.resolve()}: {info['pages']} pages, {info['bytes'] / 2**20:.1f} MiB, {seconds:.0f} s")
+    if info["blocked"]:
+        print(f"[book pdf] {len(info['blocked'])} outside requests were blocked: {info['blocked'][:3]}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
