@@ -1,4 +1,4 @@
-"""Build the offline book: vendor MathJax, transform the chain, write the API page, run Sphinx.
+"""Build the offline book: vendor MathJax and the widget manager, transform the chain, write the API page, run Sphinx.
 
 Usage (from the repository root; ``bash scripts/book.sh`` sets up ``.venv`` and calls this)::
 
@@ -99,6 +99,62 @@ def vendor_mathjax() -> Path:
     return target
 
 
+#: the npm packages that draw the saved 3-D scenes without a kernel (versions that match ipywidgets 8 and
+#: pythreejs 2.4, whose widget state the notebooks save): package -> the files of it the site needs
+WIDGET_PACKAGES = {
+    "@jupyter-widgets/html-manager@1.0.15": ["dist/embed-amd.js", "dist/*.woff2", "dist/*.woff", "dist/*.ttf",
+                                             "dist/*.eot", "dist/*.svg", "package.json"],
+    "jupyter-threejs@2.4.1": ["dist/index.js", "dist/index.js.LICENSE.txt", "LICENSE", "package.json"],
+    "requirejs@2.3.8": ["require.js", "package.json"],
+}
+#: where each package's files go in book/_vendor/widgets (the site's _static/widgets)
+WIDGET_DIRS = {"@jupyter-widgets/html-manager": "", "jupyter-threejs": "jupyter-threejs", "requirejs": ""}
+
+
+def vendor_widgets() -> Path:
+    """Copy the ipywidgets HTML manager, jupyter-threejs and RequireJS into ``book/_vendor/widgets``.
+
+    Each package is taken once from the npm registry as its tarball (``npm pack``, no dependencies: the
+    files are self-contained bundles) into the cache; only the files listed in :data:`WIDGET_PACKAGES`
+    are copied, with each package's licence (its ``package.json`` says which, and its LICENSE where it has one).
+    """
+    import tarfile
+
+    target = VENDOR / "widgets"
+    stamp = target / (".widgets-" + "-".join(p.rsplit("@", 1)[1] for p in WIDGET_PACKAGES))
+    if stamp.exists():
+        return target
+    cache = cache_dir() / "widgets"
+    cache.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        shutil.rmtree(target)
+    for spec, patterns in WIDGET_PACKAGES.items():
+        name, version = spec.rsplit("@", 1)
+        tgz = cache / f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+        if not tgz.exists():
+            npm = shutil.which("npm")
+            if npm is None:
+                raise SystemExit(f"book: npm is needed once to fetch {spec} (apt-get install -y npm), or put {tgz.name} "
+                                 f"(npm pack {spec}) into {cache}")  # fmt: skip
+            print(f"[book] fetching {spec} from the npm registry into {cache}", flush=True)
+            subprocess.run([npm, "pack", "--silent", "--pack-destination", str(cache), spec], check=True,
+                           stdout=subprocess.DEVNULL)  # fmt: skip
+        dest = target / WIDGET_DIRS[name]
+        dest.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(tgz) as tar:
+            members = {m.name[len("package/"):]: m for m in tar.getmembers() if m.isfile()}
+            for pattern in patterns:
+                found = [n for n in members if Path(n).match(pattern)]
+                if not found:
+                    raise SystemExit(f"book: {spec} has no file {pattern}")
+                for n in found:
+                    short = name.split("/")[-1]
+                    out = dest / ({"LICENSE": f"LICENSE-{short}", "package.json": f"package-{short}.json"}.get(n) or Path(n).name)
+                    out.write_bytes(tar.extractfile(members[n]).read())
+    stamp.touch()
+    return target
+
+
 def _section_of(module: str) -> str:
     for title, prefixes in API_SECTIONS:
         if any(module == p or module.startswith(p + ".") for p in prefixes):
@@ -166,6 +222,7 @@ def site_size(out: Path) -> tuple[int, int]:
 def prepare() -> None:
     """Everything Sphinx reads that is generated: MathJax, the transformed chain, the API page."""
     vendor_mathjax()
+    vendor_widgets()
     transform.transform_chain(NOTEBOOKS, BOOK / "notebooks")
     write_api_page(BOOK / "api" / "index.md")
 

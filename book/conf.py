@@ -46,9 +46,10 @@ nb_execution_mode = "off"
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_dmath_double_inline = True  # the notebooks put $$...$$ inside paragraphs
 nb_render_markdown_format = "myst"  # markdown outputs (the map in 00_index) with tables and links
-# a widget shows the static PNG of its display bundle; no widget manager or require.js from a CDN
-nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
-nb_ipywidgets_js = {}
+# a widget shows the static PNG of its display bundle (book/transform.py removes the view from it); the
+# 3-D scenes inside widgets get outputs of their own with a live view, drawn in the HTML book by the
+# vendored widget manager (nb_ipywidgets_js below) and left out of the printed book (stills only)
+nb_mime_priority_overrides = [("singlehtml", "application/vnd.jupyter.widget-view+json", None)]
 nb_merge_streams = True
 
 # --- theorem and exercise boxes ------------------------------------------------------------------
@@ -75,6 +76,14 @@ html_theme = "sphinx_book_theme"
 html_static_path = ["_static"] + (["_vendor"] if (BOOK / "_vendor").is_dir() else [])
 html_css_files = ["book.css"]
 mathjax_path = "mathjax/tex-chtml.js"  # the copy in _vendor/mathjax (Sphinx 9 would load MathJax 4 from a CDN)
+# the live 3-D views (book/transform.py live_3d_views): RequireJS, our path to jupyter-threejs, and the
+# ipywidgets HTML manager, all from _static (vendored by book/build.py); a module it cannot find locally
+# would be asked from data-jupyter-widgets-cdn, which points into the site too
+nb_ipywidgets_js = {
+    "widgets/require.js": {},
+    "widgets-config.js": {},
+    "widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/widgets/"},
+}
 html_copy_source = False  # the pages' sources are the transformed copies; the originals are in the repository
 html_show_sourcelink = False
 

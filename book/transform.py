@@ -19,8 +19,9 @@ The notebooks in ``notebooks/`` stay as they are (readable in JupyterLab); the b
   plain code cells, and the stored output of a ``check`` cell (the teacher's "correct — ...", which
   gives the answer away) is dropped;
 * ``|`` inside inline math in a table row is written ``\vert`` (the row would split there);
-* the saved widget state (notebook metadata) is dropped: the book shows each widget's static
-  PNG and links to the live notebook through its launch buttons.
+* every widget output shows its still picture (PNG), and a pythreejs 3-D scene inside it also
+  becomes a live view that turns and zooms in the browser without a kernel (the saved widget
+  state, cut down to what the scenes use; see :func:`live_3d_views`).
 
 Usage: ``python book/transform.py SRC_DIR DEST_DIR`` (files are rewritten only when their
 content changes, so that Sphinx rebuilds only what changed).
@@ -414,8 +415,76 @@ def transform_notebook(nb, name: str, items: dict[str, Item], occurrences: dict[
     if in_solution:
         cells.append(_new_markdown(":::{solution-end}\n:::", "solution-end-last"))
     nb.cells = cells
-    nb.metadata.pop("widgets", None)
+    live_3d_views(nb)
     return nb
+
+
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: the caption above a live 3-D view in the book (class used by book.css and the browser test)
+LIVE_CAPTION = ('<p class="rfnb-live3d-caption">Live 3-D view of the first state: drag to turn, scroll to zoom, '
+                "right-drag to move (it runs in your browser, without a kernel; the controls above need one).</p>")  # fmt: skip
+
+
+def _models_reachable(state: dict, root: str) -> set[str]:
+    """The widget models ``root`` refers to, directly or through others (``"IPY_MODEL_<id>"`` strings)."""
+    seen, todo = set(), [root]
+    while todo:
+        mid = todo.pop()
+        if mid in seen or mid not in state:
+            continue
+        seen.add(mid)
+        stack = [state[mid].get("state", {})]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, dict):
+                stack.extend(v.values())
+            elif isinstance(v, list):
+                stack.extend(v)
+            elif isinstance(v, str) and v.startswith("IPY_MODEL_"):
+                todo.append(v[len("IPY_MODEL_"):])
+    return seen
+
+
+def live_3d_views(nb) -> int:
+    """Keep the 3-D scenes of the widget outputs live in the book; every other widget stays a still picture.
+
+    A widget output keeps its still (``image/png``) and loses its view, so the page shows what the
+    notebook showed, controls included, as a picture. For every pythreejs ``Renderer`` inside the
+    widget a new output follows with that renderer alone, which the ipywidgets HTML manager (vendored
+    with jupyter-threejs, book/build.py) draws from the saved state: orbit controls turn and zoom it
+    client-side. The saved state is cut down to the models these renderers use. Returns the number
+    of live views.
+    """
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    keep: set[str] = set()
+    n_live = 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        outputs = []
+        for out in cell.get("outputs", []):
+            outputs.append(out)
+            view = out.get("data", {}).pop(WIDGET_VIEW, None)
+            if view is None:
+                continue
+            renderers = sorted(m for m in _models_reachable(state, view.get("model_id", ""))
+                               if state[m].get("model_name") == "RendererModel"
+                               and state[m].get("model_module") == "jupyter-threejs")  # fmt: skip
+            for r in renderers:
+                keep |= _models_reachable(state, r)
+                outputs.append(nbformat.v4.new_output("display_data", data={"text/html": LIVE_CAPTION}))
+                outputs.append(nbformat.v4.new_output("display_data", data={
+                    WIDGET_VIEW: {"model_id": r, "version_major": 2, "version_minor": 0},
+                    "text/plain": "a live 3-D view (needs JavaScript)"}))  # fmt: skip
+                n_live += 1
+        cell.outputs = outputs
+    widgets = nb.metadata.pop("widgets", None)
+    if keep:
+        saved = widgets[WIDGET_STATE]
+        nb.metadata["widgets"] = {WIDGET_STATE: {**{k: v for k, v in saved.items() if k != "state"},
+                                                 "state": {m: state[m] for m in sorted(keep)}}}  # fmt: skip
+    return n_live
 
 
 def chain_sources(src: Path) -> list[Path]:

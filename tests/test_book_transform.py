@@ -259,7 +259,12 @@ def test_the_chain_transforms_every_statement_and_leaves_the_notebooks_alone(tmp
         # (the check cells' outputs aside: the teacher's "correct — ..." is dropped)
         code_in = [(c.source, [] if "check" in c.metadata.get("tags", []) else c.outputs)
                    for c in nb.cells if c.cell_type == "code"]  # fmt: skip
-        code_out = [(c.source, c.outputs) for c in out.cells if c.cell_type == "code"]
+        # (and the live 3-D views added after a widget's still: see live_3d_views)
+        def _live(o):
+            data = o.get("data", {})
+            return tf.WIDGET_VIEW in data or data.get("text/html") == tf.LIVE_CAPTION
+
+        code_out = [(c.source, [o for o in c.outputs if not _live(o)]) for c in out.cells if c.cell_type == "code"]
         assert all(not c.outputs for c in out.cells if "check" in c.metadata.get("tags", []))
         assert [s for s, _ in code_in] == [s for s, _ in code_out]
         for (_, o_in), (_, o_out) in zip(code_in, code_out):
@@ -328,3 +333,60 @@ def test_an_item_is_boxed_once_and_a_later_bold_tag_links_back_to_it():
     assert md_b.startswith("{prf:ref}`reluinj0` `[reluinj0]` Injectivity II in action")
     assert "* **[thm:x]** is unknown here" in md_b  # no such item: left as it is
     assert "(fig:f)=\n**[fig:f]** A figure." in md_b  # a figure's own bold tag is not linked to itself
+
+
+# ---------------------------------------------------------------------------------------------
+# live 3-D views: the pythreejs scene inside a widget stays live, the rest is its still picture
+# ---------------------------------------------------------------------------------------------
+
+
+def _model(name, module="@jupyter-widgets/controls", **state):
+    return {"model_name": name, "model_module": module, "model_module_version": "2.0.0", "state": state}
+
+
+def test_a_3d_scene_inside_a_widget_becomes_a_live_view_and_the_rest_stays_a_still():
+    three = "jupyter-threejs"
+    state = {
+        "box": _model("VBoxModel", children=["IPY_MODEL_check", "IPY_MODEL_render"]),
+        "check": _model("CheckboxModel", layout="IPY_MODEL_lay1"),
+        "lay1": _model("LayoutModel", "@jupyter-widgets/base"),
+        "render": _model("RendererModel", three, scene="IPY_MODEL_scene", camera="IPY_MODEL_cam",
+                         controls=["IPY_MODEL_orbit"]),  # fmt: skip
+        "scene": _model("SceneModel", three, children=["IPY_MODEL_mesh"]),
+        "mesh": _model("MeshModel", three, geometry="IPY_MODEL_geo", nested={"deep": ["IPY_MODEL_mat"]}),
+        "geo": _model("BufferGeometryModel", three),
+        "mat": _model("MeshBasicMaterialModel", three),
+        "cam": _model("PerspectiveCameraModel", three),
+        "orbit": _model("OrbitControlsModel", three, controlling="IPY_MODEL_cam"),
+        "slider": _model("FloatSliderModel"),  # a widget of another output: needs Python, stays a still
+    }
+    explorer = new_code_cell("explorer")
+    explorer.outputs = [new_output("display_data", data={
+        "application/vnd.jupyter.widget-view+json": {"model_id": "box", "version_major": 2, "version_minor": 0},
+        "image/png": "iVBOR", "text/plain": "Explorer(...)"})]  # fmt: skip
+    slider = new_code_cell("slider")
+    slider.outputs = [new_output("display_data", data={
+        "application/vnd.jupyter.widget-view+json": {"model_id": "slider", "version_major": 2, "version_minor": 0},
+        "image/png": "iVBOR2", "text/plain": "FloatSlider()"})]  # fmt: skip
+    nb = new_notebook(cells=[explorer, slider])
+    nb.metadata["widgets"] = {tf.WIDGET_STATE: {"version_major": 2, "version_minor": 0, "state": state}}
+    assert tf.live_3d_views(nb) == 1
+    outs = nb.cells[0].outputs
+    assert tf.WIDGET_VIEW not in outs[0]["data"] and outs[0]["data"]["image/png"] == "iVBOR"  # the still stays
+    assert "drag to turn" in outs[1]["data"]["text/html"]
+    assert outs[2]["data"][tf.WIDGET_VIEW]["model_id"] == "render"
+    assert [o["data"].get("image/png") for o in nb.cells[1].outputs] == ["iVBOR2"]  # the slider: a still only
+    kept = nb.metadata["widgets"][tf.WIDGET_STATE]["state"]
+    assert set(kept) == {"render", "scene", "mesh", "geo", "mat", "cam", "orbit"}  # what the scene uses, no more
+    assert nb.metadata["widgets"][tf.WIDGET_STATE]["version_major"] == 2
+
+
+def test_a_notebook_without_a_3d_scene_keeps_no_widget_state():
+    cell = new_code_cell("w")
+    cell.outputs = [new_output("display_data", data={
+        "application/vnd.jupyter.widget-view+json": {"model_id": "s", "version_major": 2, "version_minor": 0},
+        "image/png": "iVBOR"})]  # fmt: skip
+    nb = new_notebook(cells=[cell])
+    nb.metadata["widgets"] = {tf.WIDGET_STATE: {"state": {"s": _model("FloatSliderModel")}}}
+    assert tf.live_3d_views(nb) == 0
+    assert "widgets" not in nb.metadata and list(nb.cells[0].outputs[0]["data"]) == ["image/png"]

@@ -6,7 +6,8 @@ first), or else it is built here, strictly, into a temporary folder. It is serve
 the test asserts that none was made. Checked: the index lists the chain; on every notebook page
 the math is typeset by the bundled MathJax (no ``$`` or ``\\(`` left in the text) and every stored
 figure and widget still is shown; on ``07_polytope_bias`` the theorem boxes and their label links;
-an exercise's solution opens from its toggle; the API page lists every public name; search finds
+an exercise's solution opens from its toggle; every pythreejs 3-D scene turns when dragged (the
+vendored widget manager draws it with no kernel); the API page lists every public name; search finds
 "omnidirectional"; no internal link (page, asset or ``#anchor``) of the whole site is broken.
 Screenshots go to ``test-artifacts/book/``.
 """
@@ -346,6 +347,56 @@ def test_an_exercise_solution_is_hidden_until_its_toggle_is_clicked(offline, bas
             assert check.locator(".cell_output").count() == 0, f"{where}: the check's stored output gives the answer away"
             assert check.locator("details").count() == 0
             assert "correct —" not in pg.locator("article.bd-article").inner_text()
+
+
+def _live_views_expected() -> dict[str, int]:
+    """{notebook: live 3-D views the book shows}, from the transform itself on the stored notebooks."""
+    import nbformat
+
+    spec = importlib.util.spec_from_file_location("book_transform_live", BOOK_SRC / "transform.py")
+    tf = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = tf  # its dataclasses look their module up
+    spec.loader.exec_module(tf)
+    counts = {}
+    for name in CHAIN:
+        n = tf.live_3d_views(nbformat.read(REPO / "notebooks" / f"{name}.ipynb", as_version=4))
+        if n:
+            counts[name] = n
+    return counts
+
+
+def _canvas_png(canvas) -> bytes:
+    return canvas.screenshot(animations="disabled")
+
+
+def test_the_3d_scenes_turn_in_the_offline_book(offline, base, shots):
+    """Every pythreejs scene is live without a kernel: dragging turns it (its pixels change), offline."""
+    expected = _live_views_expected()
+    assert "07_polytope_bias" in expected, expected
+    pg = offline
+    for name, n in expected.items():
+        open_page(pg, base + f"notebooks/{name}.html")
+        canvases = pg.locator("div.jupyter-threejs canvas")
+        pg.wait_for_function(f"() => document.querySelectorAll('div.jupyter-threejs canvas').length >= {n}",
+                             timeout=MATH_TIMEOUT)  # fmt: skip
+        assert canvases.count() == n and pg.locator(".rfnb-live3d-caption").count() == n
+        for k in range(n):
+            canvas = canvases.nth(k)
+            canvas.scroll_into_view_if_needed()
+            pg.wait_for_timeout(500)
+            before = _canvas_png(canvas)
+            box = canvas.bounding_box()
+            cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            pg.mouse.move(cx, cy)
+            pg.mouse.down()
+            pg.mouse.move(cx + 0.3 * box["width"], cy + 0.1 * box["height"], steps=12)
+            pg.mouse.up()
+            pg.wait_for_timeout(500)
+            after = _canvas_png(canvas)
+            assert before != after, f"{name}: the 3-D view {k + 1} did not turn when dragged"
+            (shots / f"{name}-live3d-{k + 1}-turned.png").write_bytes(after)
+        errors = [m for m in getattr(pg, "console_messages_seen", []) if m.startswith("[error]") and "theme mode" not in m]
+        assert not errors, f"{name}: console errors:\n" + "\n".join(errors[:5])
 
 
 def test_api_page_lists_every_public_name_with_its_docstring(offline, base, shots):
