@@ -9,7 +9,7 @@ site (MathJax 3 from ``book/_vendor``): the book reads offline.
 Environment variables (all optional):
 
 * ``RFNB_REPOSITORY_URL``: the kit's GitHub repository, for the repository and Binder buttons
-  (default ``https://github.com/OWNER/REPO``, a placeholder as in the README's Binder badge);
+  (default: ``[project.urls] Repository`` of pyproject.toml, the one place it is said);
 * ``RFNB_REPOSITORY_BRANCH``: the branch Binder starts from (default ``HEAD``);
 * ``RFNB_BINDERHUB_URL``: the BinderHub (default ``https://mybinder.org``);
 * ``RFNB_LOCAL_LAB_URL``: the local JupyterLab of ``bash scripts/lab.sh``, which serves the
@@ -87,7 +87,19 @@ nb_ipywidgets_js = {
 html_copy_source = False  # the pages' sources are the transformed copies; the originals are in the repository
 html_show_sourcelink = False
 
-REPOSITORY_URL = os.environ.get("RFNB_REPOSITORY_URL", "https://github.com/OWNER/REPO").rstrip("/")
+def _repository_in_pyproject() -> str:
+    """``[project.urls] Repository`` of the kit's pyproject.toml: where the repository URL is said once."""
+    import re
+
+    text = (BOOK.parent / "pyproject.toml").read_text(encoding="utf-8")
+    section = text.split("[project.urls]", 1)[1].split("\n[", 1)[0] if "[project.urls]" in text else ""
+    m = re.search(r'^Repository\s*=\s*"([^"]+)"', section, re.M)
+    if not m:
+        raise RuntimeError("pyproject.toml has no [project.urls] Repository: the book's buttons need it")
+    return m.group(1)
+
+
+REPOSITORY_URL = os.environ.get("RFNB_REPOSITORY_URL", _repository_in_pyproject()).rstrip("/")
 REPOSITORY_BRANCH = os.environ.get("RFNB_REPOSITORY_BRANCH", "HEAD")
 BINDERHUB_URL = os.environ.get("RFNB_BINDERHUB_URL", "https://mybinder.org")
 LOCAL_LAB_URL = os.environ.get("RFNB_LOCAL_LAB_URL", "http://localhost:8888/lab/tree").rstrip("/")
@@ -115,7 +127,8 @@ def add_local_lab_button(app, pagename, templatename, context, doctree):
                 {
                     "type": "link",
                     "text": "Local JupyterLab",
-                    "tooltip": "Open in your JupyterLab (bash scripts/lab.sh serves the folder notebooks/)",
+                    "tooltip": ("Open in your JupyterLab: start it first with bash scripts/lab.sh and open the URL with "
+                                "its token that it prints, once; then this button opens the notebook"),
                     "icon": "fas fa-laptop-code",
                     "url": f"{LOCAL_LAB_URL}/{pagename.split('/', 1)[1]}.ipynb",
                 }
@@ -137,7 +150,43 @@ def html_handlers_for_singlehtml(app):
         single.setdefault(node, visitors)
 
 
+def _numbered_proof_index():
+    """sphinx-proof's index of the paper's items, listing each as "Theorem 4 [reluinj1] — its name", by kind."""
+    from collections import defaultdict
+
+    from docutils import nodes
+    from sphinx_proof.domain import ProofIndex
+
+    class NumberedProofIndex(ProofIndex):
+        localname = "Index of the paper's items"
+        shortname = "Items"
+
+        def generate(self, docnames=None):
+            env = self.domain.env
+            groups = defaultdict(list)
+            for anchor, v in getattr(env, "proof_list", {}).items():
+                number = env.toc_fignumbers.get(v["docname"], {}).get(v["countertype"], {}).get(anchor)
+                kind = v["realtype"].title()
+                label = f"{kind} {'.'.join(map(str, number))}" if number else kind
+                title = ""
+                tree = env.get_doctree(v["docname"])
+                node = next(iter(tree.findall(lambda n: isinstance(n, nodes.Element) and anchor in n.get("ids", []))), None)
+                if node is not None:
+                    t = next(iter(node.findall(nodes.title)), None)
+                    title = t.astext().split("[", 1)[0].strip(" ()") if t is not None else ""
+                name = f"{label} [{anchor}]" + (f" — {title}" if title else "")
+                page = env.titles[v["docname"]].astext() if v["docname"] in env.titles else v["docname"]
+                groups[kind[:-1] + "ies" if kind.endswith("y") else kind + "s"].append(((number or (0,)), (name, 0, v["docname"], anchor, page, "", "")))
+            content = [(k, [e for _, e in sorted(entries, key=lambda x: x[0])]) for k, entries in sorted(groups.items())]
+            return content, True
+
+    return NumberedProofIndex
+
+
 def setup(app):
     """Register the local-JupyterLab button after the theme's launch buttons (priority 501)."""
     app.connect("html-page-context", add_local_lab_button, priority=600)
     app.connect("builder-inited", html_handlers_for_singlehtml)
+    from sphinx_proof.domain import ProofDomain
+
+    ProofDomain.indices = [_numbered_proof_index()]  # the prf-prf page: numbers and names, not bare tags

@@ -59,8 +59,8 @@ np.set_printoptions(precision=3, suppress=True)
 # presets, type your own frame as a matrix (one row per vector), or switch the domain.
 #
 # *Try it.* Find the largest offset for which the layer is injective on the ball. Then on the
-# sphere. Why are the answers the same? (Answer in
-# [03_properties_of_frames](03_properties_of_frames.ipynb).)
+# sphere. Why are the answers the same? (Answer in notebook 03, `03_properties_of_frames`: the app
+# serves this page only, so that is a name, not a link.)
 
 # %%
 explorer2d = FrameExplorer2D("mercedes-benz", offset=-0.6, resolution=RES)

@@ -33,6 +33,15 @@ def test_run_command_opens_the_index_and_binder_links_resolve():
         assert (root / target).exists(), f"the Binder link points to {target}, which does not exist"
 
 
+def test_the_binder_badge_points_at_the_repository_said_in_pyproject():
+    text = README.read_text(encoding="utf-8")
+    pyproject = (README.parent / "pyproject.toml").read_text(encoding="utf-8")
+    repo = re.search(r'^Repository\s*=\s*"https://github\.com/([^"/]+/[^"/]+)"', pyproject, re.M)
+    assert repo, "pyproject.toml says the repository once, in [project.urls] Repository"
+    badges = re.findall(r"mybinder\.org/v2/gh/([^/]+/[^/]+)/", text)
+    assert badges and set(badges) == {repo.group(1)}, (badges, repo.group(1))
+
+
 def test_whole_network_example_prints_what_the_readme_shows(tmp_path):
     import subprocess
     import sys

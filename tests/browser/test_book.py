@@ -399,6 +399,20 @@ def test_the_3d_scenes_turn_in_the_offline_book(offline, base, shots):
         assert not errors, f"{name}: console errors:\n" + "\n".join(errors[:5])
 
 
+def test_the_index_of_the_papers_items_is_linked_with_numbers_and_names(offline, base):
+    pg = offline
+    open_page(pg, base + "index.html")
+    link = pg.locator("article.bd-article a[href='prf-prf.html']")
+    assert link.count() >= 1, "the index page links the index of the paper's items"
+    link.first.click()
+    pg.wait_for_load_state("load")
+    text = pg.locator("article.bd-article").inner_text()
+    assert re.search(r"Theorem \d+ \[reluinj1\] — Injectivity I\b", text), text[:600]
+    assert re.search(r"Algorithm \d+ \[alg:pbe1\]", text) and "Corollaries" in text
+    bare = re.findall(r"^\s*\[?[a-z]+:[\w-]+\]?\s*$", text, re.M)
+    assert not bare, f"entries that are bare tags: {bare[:5]}"
+
+
 def test_api_page_lists_every_public_name_with_its_docstring(offline, base, shots):
     import relu_frames_nb as rf
 
