@@ -170,13 +170,14 @@ def _numbered_proof_index():
                 label = f"{kind} {'.'.join(map(str, number))}" if number else kind
                 title = ""
                 tree = env.get_doctree(v["docname"])
-                node = next(iter(tree.findall(lambda n: isinstance(n, nodes.Element) and anchor in n.get("ids", []))), None)
+                node = next((n for n in tree.findall(nodes.Element) if anchor in n.get("ids", [])), None)
                 if node is not None:
                     t = next(iter(node.findall(nodes.title)), None)
                     title = t.astext().split("[", 1)[0].strip(" ()") if t is not None else ""
                 name = f"{label} [{anchor}]" + (f" — {title}" if title else "")
                 page = env.titles[v["docname"]].astext() if v["docname"] in env.titles else v["docname"]
-                groups[kind[:-1] + "ies" if kind.endswith("y") else kind + "s"].append(((number or (0,)), (name, 0, v["docname"], anchor, page, "", "")))
+                group = kind[:-1] + "ies" if kind.endswith("y") else kind + "s"
+                groups[group].append(((number or (0,)), (name, 0, v["docname"], anchor, page, "", "")))
             content = [(k, [e for _, e in sorted(entries, key=lambda x: x[0])]) for k, entries in sorted(groups.items())]
             return content, True
 
