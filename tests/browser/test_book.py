@@ -232,6 +232,9 @@ def test_every_notebook_page_has_typeset_math_and_its_pictures(offline, base, na
     assert pg.locator("article.bd-article h1").count() == 1
     assert_math_typeset(pg, name)
     n_png, n_widgets = assert_pictures_shown(pg, name)
+    clipped = pg.evaluate("""() => [...document.querySelectorAll('article.bd-article div.cell pre')]
+        .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 60))""")
+    assert not clipped, f"{name}: code or output lines cut at the right: {clipped[:3]}"
     # launch buttons: Binder and the local JupyterLab, with this notebook's path in the repository
     hrefs = pg.locator(".dropdown-launch-buttons a").evaluate_all("as => as.map(a => a.href)")
     assert any("/v2/gh/" in h and f"urlpath=lab/tree/notebooks/{name}.ipynb" in h for h in hrefs), hrefs
