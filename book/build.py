@@ -111,46 +111,61 @@ WIDGET_PACKAGES = {
 WIDGET_DIRS = {"@jupyter-widgets/html-manager": "", "jupyter-threejs": "jupyter-threejs", "requirejs": ""}
 
 
-def vendor_widgets() -> Path:
-    """Copy the ipywidgets HTML manager, jupyter-threejs and RequireJS into ``book/_vendor/widgets``.
+def copy_from_npm(spec: str, patterns: list[str], dest: Path) -> list[Path]:
+    """Copy the files of npm package ``spec`` (``name@version``) that match ``patterns`` into ``dest``.
 
-    Each package is taken once from the npm registry as its tarball (``npm pack``, no dependencies: the
-    files are self-contained bundles) into the cache; only the files listed in :data:`WIDGET_PACKAGES`
-    are copied, with each package's licence (its ``package.json`` says which, and its LICENSE where it has one).
+    The package's tarball is fetched once (``npm pack``, no dependencies) into the cache. ``LICENSE``
+    and ``package.json`` are renamed after the package (``LICENSE-<name>``, ``package-<name>.json``) so
+    that several packages can share a folder. Returns the written files.
     """
     import tarfile
 
+    name, version = spec.rsplit("@", 1)
+    cache = cache_dir() / "npm"
+    cache.mkdir(parents=True, exist_ok=True)
+    tgz = cache / f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+    if not tgz.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise SystemExit(f"npm is needed once to fetch {spec} (apt-get install -y npm), or put {tgz.name} "
+                             f"(npm pack {spec}) into {cache}")  # fmt: skip
+        print(f"[npm] fetching {spec} from the npm registry into {cache}", flush=True)
+        subprocess.run([npm, "pack", "--silent", "--pack-destination", str(cache), spec], check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+    dest.mkdir(parents=True, exist_ok=True)
+    short = name.split("/")[-1]
+    written = []
+    with tarfile.open(tgz) as tar:
+        members = {m.name.split("/", 1)[1]: m for m in tar.getmembers() if m.isfile() and "/" in m.name}
+        for pattern in patterns:
+            found = [n for n in members if Path(n).match(pattern)]
+            if not found:
+                raise SystemExit(f"{spec} has no file {pattern}")
+            for n in found:
+                rename = {"LICENSE": f"LICENSE-{short}", "LICENSE.txt": f"LICENSE-{short}.txt",
+                          "package.json": f"package-{short}.json"}  # fmt: skip
+                out = dest / (rename.get(n) or Path(n).name)
+                out.write_bytes(tar.extractfile(members[n]).read())
+                written.append(out)
+    return written
+
+
+def vendor_widgets() -> Path:
+    """Copy the ipywidgets HTML manager, jupyter-threejs and RequireJS into ``book/_vendor/widgets``.
+
+    Each package is taken once from the npm registry as its tarball (:func:`copy_from_npm`: the files
+    are self-contained bundles); only the files listed in :data:`WIDGET_PACKAGES` are copied, with each
+    package's licence (its ``package.json`` says which, and its LICENSE where it has one).
+    """
     target = VENDOR / "widgets"
     stamp = target / (".widgets-" + "-".join(p.rsplit("@", 1)[1] for p in WIDGET_PACKAGES))
     if stamp.exists():
         return target
-    cache = cache_dir() / "widgets"
-    cache.mkdir(parents=True, exist_ok=True)
     if target.exists():
         shutil.rmtree(target)
     for spec, patterns in WIDGET_PACKAGES.items():
-        name, version = spec.rsplit("@", 1)
-        tgz = cache / f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
-        if not tgz.exists():
-            npm = shutil.which("npm")
-            if npm is None:
-                raise SystemExit(f"book: npm is needed once to fetch {spec} (apt-get install -y npm), or put {tgz.name} "
-                                 f"(npm pack {spec}) into {cache}")  # fmt: skip
-            print(f"[book] fetching {spec} from the npm registry into {cache}", flush=True)
-            subprocess.run([npm, "pack", "--silent", "--pack-destination", str(cache), spec], check=True,
-                           stdout=subprocess.DEVNULL)  # fmt: skip
-        dest = target / WIDGET_DIRS[name]
-        dest.mkdir(parents=True, exist_ok=True)
-        with tarfile.open(tgz) as tar:
-            members = {m.name[len("package/"):]: m for m in tar.getmembers() if m.isfile()}
-            for pattern in patterns:
-                found = [n for n in members if Path(n).match(pattern)]
-                if not found:
-                    raise SystemExit(f"book: {spec} has no file {pattern}")
-                for n in found:
-                    short = name.split("/")[-1]
-                    out = dest / ({"LICENSE": f"LICENSE-{short}", "package.json": f"package-{short}.json"}.get(n) or Path(n).name)
-                    out.write_bytes(tar.extractfile(members[n]).read())
+        name = spec.rsplit("@", 1)[0]
+        copy_from_npm(spec, patterns, target / WIDGET_DIRS[name])
     stamp.touch()
     return target
 

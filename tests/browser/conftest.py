@@ -16,6 +16,7 @@ logs and server logs go to ``test-artifacts/browser/``.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -146,7 +147,7 @@ def jupyter_home(tmp_path_factory, browser_requirements) -> Path:
     return home
 
 
-def _jupyter_env(home: Path) -> dict[str, str]:
+def _jupyter_env(home: Path, kit_templates: bool = False) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         JUPYTER_CONFIG_DIR=str(home / "config"),
@@ -160,6 +161,8 @@ def _jupyter_env(home: Path) -> dict[str, str]:
     env.pop("MPLBACKEND", None)  # the kernel must use the inline backend
     env.pop("JUPYTER_PATH", None)
     env.pop("JUPYTER_CONFIG_PATH", None)
+    if kit_templates:
+        env["JUPYTER_PATH"] = str(KIT_JUPYTER_PATH)
     return env
 
 
@@ -220,7 +223,7 @@ class JupyterServer:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"{self.kind} server exited with {self.proc.returncode}:\n{self.log_tail()}")
-            if self.kind == "voila":
+            if self.kind.startswith("voila"):
                 # Voila has no /api/status; any HTTP answer from its static handler means it is up
                 # (requesting "/" would execute the notebook)
                 try:
@@ -239,7 +242,7 @@ class JupyterServer:
 
     def stop(self) -> None:
         if self.proc.poll() is None:
-            if self.kind != "voila":
+            if not self.kind.startswith("voila"):
                 # clean shutdown: the server stops its kernels and exits
                 with contextlib.suppress(OSError, urllib.error.URLError, ValueError):
                     self.api("/api/shutdown", method="POST", timeout=10.0)
@@ -256,18 +259,24 @@ class JupyterServer:
             self.proc.wait(timeout=10)
 
 
+#: the kit's Voilà template (scripts/app.sh): found through JUPYTER_PATH, serves Font Awesome itself
+KIT_JUPYTER_PATH = REPO / "share" / "jupyter"
+
+
 def _server_command(kind: str, port: int, token: str, root: Path, notebook: str | None) -> list[str]:
     common = ["--no-browser", f"--port={port}"]
-    if kind == "voila":
+    if kind in ("voila", "voila-app"):
         cmd = [sys.executable, "-m", "voila", str(root / notebook), *common, "--Voila.ip=127.0.0.1", f"--token={token}"]
         cmd += ["--Voila.port_retries=0", "--VoilaConfiguration.show_tracebacks=True"]
+        if kind == "voila-app":  # as scripts/app.sh starts it
+            cmd += ["--template=relu-frames"]
     else:
         app = {"lab": "lab", "notebook7": "notebook"}[kind]
         cmd = [sys.executable, "-m", "jupyter", app, *common, "--ip=127.0.0.1", f"--IdentityProvider.token={token}"]
         cmd += [f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0"]
         if kind == "lab":
             cmd += ["--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
-    if kind != "voila" and hasattr(os, "geteuid") and os.geteuid() == 0:
+    if not kind.startswith("voila") and hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     return cmd
 
@@ -291,7 +300,7 @@ def running_server(kind: str, home: Path, log_dir: Path, notebook: str | None = 
             proc = subprocess.Popen(
                 _server_command(kind, port, token, root, notebook),
                 cwd=root,
-                env=_jupyter_env(home),
+                env=_jupyter_env(home, kit_templates=kind == "voila-app"),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -326,6 +335,17 @@ def notebook7_server(jupyter_home, artifacts_dir):
 @pytest.fixture(scope="module")
 def voila_server(jupyter_home, artifacts_dir):
     with running_server("voila", jupyter_home, artifacts_dir, notebook="playground.ipynb") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def voila_app_server(jupyter_home, artifacts_dir):
+    """notebooks/12_playground as scripts/app.sh serves it: the kit's template, Font Awesome from the machine."""
+    spec = importlib.util.spec_from_file_location("kit_app", REPO / "scripts" / "app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    app.vendor_fontawesome()
+    with running_server("voila-app", jupyter_home, artifacts_dir, notebook=f"{CHAIN_PLAYGROUND.stem}.ipynb") as server:
         yield server
 
 

@@ -91,3 +91,27 @@ def test_chain_playground_is_an_app_with_three_live_explorers(page, voila_chain_
     assert page.locator(".jp-OutputArea-output", has_text="Traceback").count() == 0
     assert_no_widget_errors(page)
     page.screenshot(path=str(artifacts_dir / "voila-chain-playground.png"), full_page=True)
+
+
+def test_the_class_app_asks_nothing_outside_the_machine(page, voila_app_server, artifacts_dir):
+    """bash scripts/app.sh: the playground in the kit's Voilà template; Font Awesome comes from the template."""
+    outside, served = [], []
+    local = voila_app_server.base.rstrip("/")
+
+    def route(r):
+        if r.request.url.startswith(local):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("response", lambda r: "fontawesome" in r.url and served.append((r.status, r.url)))
+    page.goto(voila_app_server.url("/"), wait_until="domcontentloaded", timeout=LOAD_TIMEOUT)
+    page.locator("#rendered_cells").first.wait_for(state="visible", timeout=RUN_TIMEOUT)
+    page.locator(".rfnb-polytope-explorer-3d").first.wait_for(timeout=LOAD_TIMEOUT)
+    assert outside == [], f"the app asked outside the machine: {outside[:5]}"
+    assert sorted(u.rsplit("/", 1)[1] for s, u in served if s == 200) == ["all.min.css", "v4-shims.min.css"], served
+    assert all("/voila/templates/relu-frames/static/fontawesome/" in u for _, u in served)
+    assert page.locator("a[href$='.ipynb']").count() == 0  # a link to another notebook would answer 403 here
+    assert_no_widget_errors(page)
