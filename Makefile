@@ -1,5 +1,5 @@
 # Convenience targets; the scripts do the work (and need only Python 3 and bash).
-.PHONY: lab test bench notebooks binder-check book student-edition grade book-pdf clean
+.PHONY: lab test bench notebooks binder-check book student-edition grade book-pdf app clean
 
 lab:
 	bash scripts/lab.sh
@@ -18,6 +18,9 @@ book:
 
 book-pdf:
 	bash scripts/book.sh --pdf
+
+app:
+	bash scripts/app.sh
 
 student-edition:
 	bash scripts/student_edition.sh
