@@ -186,3 +186,24 @@ def test_nbgrader_metadata_follows_the_tags_not_the_students_text():
     checks[0].source = "print('no checker here')"
     with pytest.raises(ValueError, match="does not call a checker"):
         student_edition.add_nbgrader_metadata(nb)
+
+
+def test_a_submission_nbgrader_cannot_grade_costs_only_itself(tmp_path, monkeypatch):
+    teacher = nbformat.read(ROOT / "notebooks" / f"{NOTEBOOK}.ipynb", as_version=4)
+    sol = _solutions(teacher)
+    klass = tmp_path / "class"
+    for student in ("ada", "eve"):
+        (klass / student).mkdir(parents=True)
+        nbformat.write(_submission(teacher, sol), klass / student / f"{NOTEBOOK}.ipynb")
+    real = grade._nbgrader
+
+    def flaky(course, *args, timeout):
+        if "--student=eve" in args:
+            raise grade.GradingError("nbgrader autograde failed (exit 1):\n[AutogradeApp | ERROR] KernelDied: the kernel died")
+        return real(course, *args, timeout=timeout)
+
+    monkeypatch.setattr(grade, "_nbgrader", flaky)
+    book = grade.grade(klass, tmp_path / "out", progress=lambda *_: None)
+    assert book.total("ada") == 3 and book.total("eve") == 0
+    assert all(r.feedback.startswith("nbgrader could not grade it: ") and "KernelDied" in r.feedback
+               for r in book.results["eve"].values())  # fmt: skip
