@@ -234,10 +234,27 @@ def site_size(out: Path) -> tuple[int, int]:
     return sum(p.stat().st_size for p in files), len(files)
 
 
+def copy_notebooks() -> Path:
+    """The chain's notebooks as they are (``notebooks/NN_slug.ipynb``), for each page's download button."""
+    target = VENDOR / "ipynb"
+    target.mkdir(parents=True, exist_ok=True)
+    names = set()
+    for path in transform.chain_sources(NOTEBOOKS):
+        names.add(path.name)
+        dest = target / path.name
+        if not dest.exists() or dest.read_bytes() != path.read_bytes():
+            shutil.copy2(path, dest)
+    for stale in target.glob("*.ipynb"):
+        if stale.name not in names:
+            stale.unlink()
+    return target
+
+
 def prepare() -> None:
     """Everything Sphinx reads that is generated: MathJax, the transformed chain, the API page."""
     vendor_mathjax()
     vendor_widgets()
+    copy_notebooks()
     transform.transform_chain(NOTEBOOKS, BOOK / "notebooks")
     write_api_page(BOOK / "api" / "index.md")
 

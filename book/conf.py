@@ -118,11 +118,21 @@ html_theme_options = {
 
 
 def add_local_lab_button(app, pagename, templatename, context, doctree):
-    """Add "Local JupyterLab" to the launch menu of each notebook page (after the theme's Binder link)."""
+    """Add "Download .ipynb" and "Local JupyterLab" to the launch menu of each notebook page (after Binder)."""
     if not pagename.startswith("notebooks/"):
         return
+    name = pagename.split("/", 1)[1]
     for group in context.get("header_buttons", []):
         if group.get("label") == "launch-buttons":
+            group["buttons"].append(
+                {
+                    "type": "link",
+                    "text": "Download .ipynb",
+                    "tooltip": "This page's notebook, to open in your own Jupyter (book/build.py ships the chain's notebooks)",
+                    "icon": "fas fa-download",
+                    "url": context["pathto"](f"_static/ipynb/{name}.ipynb", 1),
+                }
+            )
             group["buttons"].append(
                 {
                     "type": "link",

@@ -20,6 +20,7 @@ import functools
 import hashlib
 import http.server
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -239,6 +240,10 @@ def test_every_notebook_page_has_typeset_math_and_its_pictures(offline, base, na
     hrefs = pg.locator(".dropdown-launch-buttons a").evaluate_all("as => as.map(a => a.href)")
     assert any("/v2/gh/" in h and f"urlpath=lab/tree/notebooks/{name}.ipynb" in h for h in hrefs), hrefs
     assert any(h.endswith(f"/lab/tree/{name}.ipynb") and "localhost" in h for h in hrefs), hrefs
+    download = [h for h in hrefs if h.endswith(f"_static/ipynb/{name}.ipynb")]
+    assert download, f"{name}: no download link for the page's notebook: {hrefs}"
+    with urllib.request.urlopen(download[0], timeout=30) as resp:  # our own local server
+        assert json.loads(resp.read())["nbformat"] == 4
     print(f"{name}: {n_png} stored pictures shown ({n_widgets} widget stills)")
 
 
