@@ -405,3 +405,35 @@ def test_paper_3d_figures_options():
     assert fig.axes[0].get_title().startswith("[fig:poly]")
     with pytest.raises(ValueError, match="elev"):
         space.figure_poly(F, elev=(1, 2))
+
+
+#: the width at which the book's column shows a stored figure (measured: 704 px at a 1300 px window)
+BOOK_COLUMN_PX = 704
+
+
+@pytest.mark.parametrize("make", [space.figure_poly, space.figure4])
+def test_three_panel_figures_read_at_9px_in_the_book_and_their_labels_do_not_overlap(make):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(12, 4.2), dpi=80)  # as notebook 07 draws them
+    if make is space.figure4:
+        make(fig=fig, labels=True)
+    else:
+        make(rf.zoo.random_sphere(12, 3, seed=5), fig=fig)
+    FigureCanvasAgg(fig).draw()
+    shrink = min(1.0, BOOK_COLUMN_PX / (fig.get_figwidth() * fig.dpi))
+    renderer = fig.canvas.get_renderer()
+    n_labels = 0
+    for ax in fig.axes:
+        texts = [t for t in ax.texts if t.get_text().startswith("φ") and t.get_visible()]
+        n_labels += len(texts)
+        for t in [ax.title, *texts]:
+            if t.get_text():
+                shown = t.get_fontsize() * fig.dpi / 72 * shrink
+                assert shown >= 9.0, f"{t.get_text()!r} reads at {shown:.1f} px in the book"
+        boxes = [t.get_window_extent(renderer) for t in texts]
+        for i in range(len(boxes)):
+            for j in range(i):
+                assert not boxes[i].overlaps(boxes[j]), (texts[i].get_text(), texts[j].get_text())
+    assert n_labels >= (30 if make is space.figure4 else 0)

@@ -21,6 +21,11 @@ __all__ = ["static_render", "figure_poly", "figure4"]
 
 #: font size (points) of the vertex labels in the static pictures: one size at every depth
 LABEL_PT = 9.0
+TITLE_PT = 10.0
+#: the three-panel figures (12 in wide) are shown about 700 px wide in the book's column: at these sizes
+#: their titles and labels read at 9 px or more there
+ROW_LABEL_PT = 11.5
+ROW_TITLE_PT = 12.0
 
 
 # ---------------------------------------------------------------------------------
@@ -36,7 +41,8 @@ def _view_vector(elev: float, azim: float) -> np.ndarray:
 
 def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Domain | None = None, bias: Any = None,
                   element: int = 0, vertex: int | None = None, ax: Any = None, elev: float = 22.0, azim: float = 35.0,
-                  title: str | None = None, size: float = 4.5, label_size: float = LABEL_PT) -> Any:  # fmt: skip
+                  title: str | None = None, size: float = 4.5, label_size: float = LABEL_PT,
+                  title_size: float = TITLE_PT) -> Any:  # fmt: skip
     r"""Draw a 3-D scene with matplotlib (for GitHub, nbviewer, PDF and tests).
 
     Parameters
@@ -55,7 +61,10 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
     size : float, default 4.5
         Figure size in inches (new figures only).
     label_size : float, default 9
-        Font size of the vertex labels in points, the same for every label whatever its depth.
+        Font size of the vertex labels in points, the same for every label whatever its depth; labels
+        that would overlap in the picture are moved apart (:func:`place_labels`).
+    title_size : float, default 10
+        Font size of the title in points.
 
     Returns
     -------
@@ -92,6 +101,7 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
 
     view = _view_vector(float(elev), float(azim))
     opaque_sphere = bool(names & {"caps", "correlated"})
+    labels: list = []
     for name in LAYERS:
         if name not in names:
             continue
@@ -140,11 +150,8 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
                 p, c = p[front], c[front]
             ax.scatter(p[:, 0], p[:, 1], p[:, 2], c=c, s=14, depthshade=False)
         elif data["kind"] == "labels" and scene.m <= 60:
-            for pos, text in zip(data["position"], data["text"]):
-                if opaque_sphere and pos @ view < 0:
-                    continue
-                ax.text(pos[0], pos[1], pos[2], text, fontsize=float(label_size), color=palette.INK, ha="center",
-                        va="center")  # fmt: skip
+            labels = [(np.asarray(pos, dtype=float), text) for pos, text in zip(data["position"], data["text"])
+                      if not (opaque_sphere and np.asarray(pos) @ view < 0)]  # fmt: skip
     lim = 1.05
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
@@ -152,8 +159,54 @@ def static_render(scene: Any, *, layers: Iterable[str] | None = None, domain: Do
     ax.set_box_aspect((1, 1, 1), zoom=1.3)
     ax.set_axis_off()
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=title_size)
+    if "labels" in names and scene.m <= 60 and labels:
+        place_labels(ax, labels, float(label_size))
     return ax
+
+
+def place_labels(ax: Any, labels: list, size: float) -> list:
+    """Write vertex labels next to their vertices in the picture, moved apart where two would overlap.
+
+    Each label is tried at a few spots around its vertex's projection (outward from the picture's
+    centre first, then turned to either side, then farther out) and takes the first whose box meets
+    no label placed before it; labels of vertices nearer the viewer are placed first. Positions are
+    stored in axes fractions, so the picture may be saved at any dpi. Returns the text artists.
+    """
+    from mpl_toolkits.mplot3d import proj3d
+
+    P = np.array([p for p, _ in labels], dtype=float)
+    M = ax.get_proj()
+    x, y, depth = proj3d.proj_transform(P[:, 0], P[:, 1], P[:, 2], M)
+    pix = ax.transData.transform(np.column_stack([x, y]))
+    c0 = ax.transData.transform(np.array([proj3d.proj_transform(0.0, 0.0, 0.0, M)[:2]], dtype=float))[0]
+    k = ax.figure.dpi / 72.0  # pixels per point
+    h = 1.15 * size * k
+    placed: list[tuple[float, float, float, float]] = []
+    artists = []
+    for i in np.argsort(depth):  # nearest first: proj_transform's depth grows away from the viewer
+        text = str(labels[i][1])
+        w = (0.62 * len(text) + 0.25) * size * k
+        out = pix[i] - c0
+        out = out / np.linalg.norm(out) if np.linalg.norm(out) > 1e-9 else np.array([0.0, 1.0])
+        spots = []
+        for dist in (0.85, 1.5, 2.2):
+            for turn in (0.0, 0.6, -0.6, 1.2, -1.2):
+                cs, sn = np.cos(turn), np.sin(turn)
+                d = np.array([cs * out[0] - sn * out[1], sn * out[0] + cs * out[1]])
+                reach = abs(d[0]) * w / 2 + abs(d[1]) * h / 2 + 0.3 * h  # the box's edge clear of the vertex
+                spots.append(pix[i] + d * dist * reach)
+        best = spots[0]
+        for spot in spots:
+            box = (spot[0] - w / 2, spot[1] - h / 2, spot[0] + w / 2, spot[1] + h / 2)
+            if all(box[2] <= b[0] or b[2] <= box[0] or box[3] <= b[1] or b[3] <= box[1] for b in placed):
+                best = spot
+                break
+        placed.append((best[0] - w / 2, best[1] - h / 2, best[0] + w / 2, best[1] + h / 2))
+        fx, fy = ax.transAxes.inverted().transform(best)
+        artists.append(ax.text2D(fx, fy, text, transform=ax.transAxes, fontsize=size, color=palette.INK, ha="center",
+                                 va="center"))  # fmt: skip
+    return artists
 
 
 # ---------------------------------------------------------------------------------
@@ -216,7 +269,8 @@ def figure_poly(frame: Any = None, *, seed: int = 1, elev: Any = 20.0, azim: Any
               (["correlated", "vertices"], "most correlated bases $J^*(x)$")]  # fmt: skip
     views = zip(_per_panel(elev, "elev"), _per_panel(azim, "azim"))
     for ax, (layers, title), (e, a) in zip(axes, panels, views):
-        static_render(scene, layers=layers, ax=ax, elev=e, azim=a, title=_tagged(tag, title))
+        static_render(scene, layers=layers, ax=ax, elev=e, azim=a, title=_tagged(tag, title), label_size=ROW_LABEL_PT,
+                      title_size=ROW_TITLE_PT)  # fmt: skip
     return fig
 
 
@@ -251,13 +305,14 @@ def figure4(*, elev: Any = 20.0, azim: Any = 35.0, size: float = 4.0, seed: int 
     other = random_sphere(14, 3, seed=seed) if irregular is None else frame3(irregular)
     lab = ["labels"] if labels else []
     fig, axes = _row_of_3d(3, float(size), fig)
+    ROW = {"label_size": ROW_LABEL_PT, "title_size": ROW_TITLE_PT}
     ico = platonic("icosahedron")
     static_render(PolytopeScene(ico), layers=["sphere", "facets", "edges", "vertices", *lab], ax=axes[0], elev=views[0][0],
-                  azim=views[0][1], title=_tagged(tag, "icosahedron"))  # fmt: skip
+                  azim=views[0][1], title=_tagged(tag, "icosahedron"), **ROW)  # fmt: skip
     static_render(PolytopeScene(other), layers=["sphere", "facets", "edges", "vertices", *lab], ax=axes[1], elev=views[1][0],
-                  azim=views[1][1], title=_tagged(tag, "an irregular frame"))  # fmt: skip
+                  azim=views[1][1], title=_tagged(tag, "an irregular frame"), **ROW)  # fmt: skip
     star = PolytopeScene(ico, domain=Ball(3), vertex=1)
     value = float(star.estimate.values[1])
     static_render(star, layers=["sphere", "edges", "vertices", "star", *lab], ax=axes[2], elev=views[2][0], azim=views[2][1],
-                  title=_tagged(tag, f"PBE on $\\mathbb{{B}}$ for $\\phi_2$: {value:.3g} (star: where attained)"))  # fmt: skip
+                  title=_tagged(tag, f"PBE on $\\mathbb{{B}}$ for $\\phi_2$: {value:.3g} (star: attained)"), **ROW)  # fmt: skip
     return fig
