@@ -75,6 +75,7 @@ html_theme = "sphinx_book_theme"
 # _vendor/ (MathJax) is written by book/build.py before Sphinx runs
 html_static_path = ["_static"] + (["_vendor"] if (BOOK / "_vendor").is_dir() else [])
 html_css_files = ["book.css"]
+html_js_files = ["search-text.js"]  # search snippets: formulas as text, no theme controls
 mathjax_path = "mathjax/tex-chtml.js"  # the copy in _vendor/mathjax (Sphinx 9 would load MathJax 4 from a CDN)
 # the live 3-D views (book/transform.py live_3d_views): RequireJS, our path to jupyter-threejs, and the
 # ipywidgets HTML manager, all from _static (vendored by book/build.py); a module it cannot find locally

@@ -458,6 +458,21 @@ def test_search_finds_omnidirectional(offline, base, shots):
     pg.screenshot(path=str(shots / "search.png"))
 
 
+@pytest.mark.parametrize("query", ["maximal bias", "rectifying", "polytope bias estimation"])
+def test_search_snippets_read_as_text(offline, base, query):
+    """Snippets show formulas as text (no TeX delimiters or commands) and none of the theme's controls."""
+    pg = offline
+    pg.goto(base + "search.html?q=" + urllib.parse.quote(query), wait_until="load")
+    pg.locator("ul.search li p.context").first.wait_for(timeout=30_000)
+    pg.wait_for_function("() => document.querySelector('#search-progress') === null || "
+                         "!/Preparing|Searching/.test(document.querySelector('#search-progress').textContent)",
+                         timeout=30_000)  # fmt: skip
+    snippets = pg.locator("ul.search li p.context").all_inner_texts()
+    assert snippets, query
+    bad = [t for t in snippets if re.search(r"\\[()\[\]]|\\[A-Za-z]{2,}|System Settings|\bLight\b.*\bDark\b", t)]
+    assert not bad, f"{query}: snippets with TeX or the theme's words: {bad[:3]}"
+
+
 # ----------------------------------------------------------------------------------
 # links
 # ----------------------------------------------------------------------------------
