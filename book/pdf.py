@@ -53,52 +53,61 @@ def build_single(out: Path = SINGLE) -> float:
     return time.perf_counter() - t0
 
 
-def print_pdf(html: Path, pdf: Path, *, timeout_ms: int = 180_000) -> dict:
-    """Print ``html`` (a local file) to ``pdf``.
+def print_pdf(html: Path, pdf: Path, *, timeout_ms: int = 180_000, browser=None) -> dict:
+    """Print ``html`` (a local file) to ``pdf``, in ``browser`` (a playwright Browser) or a Chromium of its own.
 
     Returns ``pages``, ``bytes``, ``blocked`` (the outside requests, aborted), and what the printed
     page held: ``formulas`` typeset, ``raw_tex`` delimiters left in the text, the print styles'
     ``proof_break``/``cell_break`` (``"avoid"``), ``nav_shown`` and the ``notebooks``' titles in order.
     """
+    if browser is not None:
+        return _print_in(browser, html, pdf, timeout_ms)
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"book pdf: Chromium not found at {CHROMIUM} (apt-get install -y chromium, or set RFNB_CHROMIUM)")
-    blocked: list[str] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        own = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
-            page = browser.new_page()
-
-            def route(r):
-                if r.request.url.startswith(("file:", "data:", "blob:")):
-                    r.continue_()
-                else:  # the book reads offline: an outside request is a defect, and never waited for
-                    blocked.append(r.request.url)
-                    r.abort()
-
-            page.route("**/*", route)
-            page.goto(html.resolve().as_uri(), wait_until="load", timeout=timeout_ms)
-            page.emulate_media(media="print")
-            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=timeout_ms)
-            page.evaluate("() => MathJax.startup.promise")
-            stats = page.evaluate(r"""() => {
-                const style = (sel) => { const el = document.querySelector(sel); return el ? getComputedStyle(el) : null; };
-                const text = document.querySelector("article.bd-article").innerText;
-                return {
-                    formulas: document.querySelectorAll("mjx-container").length,
-                    raw_tex: (text.match(/\\\(|\\\[/g) || []).length,
-                    proof_break: (style("div.proof") || {}).breakInside,
-                    cell_break: (style("div.cell") || {}).breakInside,
-                    nav_shown: (style(".bd-sidebar-primary") || {display: "none"}).display !== "none",
-                    notebooks: [...document.querySelectorAll("article.bd-article div.toctree-wrapper > section > h2")]
-                        .map(h => h.textContent.trim()),
-                };
-            }""")
-            page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True,
-                     margin={"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"})  # fmt: skip
+            return _print_in(own, html, pdf, timeout_ms)
         finally:
-            browser.close()
+            own.close()
+
+
+def _print_in(browser, html: Path, pdf: Path, timeout_ms: int) -> dict:
+    blocked: list[str] = []
+    page = browser.new_page()
+    try:
+
+        def route(r):
+            if r.request.url.startswith(("file:", "data:", "blob:")):
+                r.continue_()
+            else:  # the book reads offline: an outside request is a defect, and never waited for
+                blocked.append(r.request.url)
+                r.abort()
+
+        page.route("**/*", route)
+        page.goto(html.resolve().as_uri(), wait_until="load", timeout=timeout_ms)
+        page.emulate_media(media="print")
+        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=timeout_ms)
+        page.evaluate("() => MathJax.startup.promise")
+        stats = page.evaluate(r"""() => {
+            const style = (sel) => { const el = document.querySelector(sel); return el ? getComputedStyle(el) : null; };
+            const text = document.querySelector("article.bd-article").innerText;
+            return {
+                formulas: document.querySelectorAll("mjx-container").length,
+                raw_tex: (text.match(/\\\(|\\\[/g) || []).length,
+                proof_break: (style("div.proof") || {}).breakInside,
+                cell_break: (style("div.cell") || {}).breakInside,
+                nav_shown: (style(".bd-sidebar-primary") || {display: "none"}).display !== "none",
+                notebooks: [...document.querySelectorAll("article.bd-article div.toctree-wrapper > section > h2")]
+                    .map(h => h.textContent.trim()),
+            };
+        }""")
+        page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True,
+                 margin={"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"})  # fmt: skip
+    finally:
+        page.close()
     data = pdf.read_bytes()
     return {"pages": page_count(data), "bytes": len(data), "blocked": blocked, **stats}
 

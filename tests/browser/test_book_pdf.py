@@ -31,12 +31,12 @@ def test_page_count_reads_page_objects_not_the_page_tree():
     assert pdf.page_count(fake) == 2
 
 
-def test_the_book_prints_to_one_pdf_offline(browser_requirements, tmp_path):
+def test_the_book_prints_to_one_pdf_offline(chromium, tmp_path):
     pdf = _pdf_module()
     single = tmp_path / "singlehtml"
     pdf.build_single(single)
     out = tmp_path / "book.pdf"
-    info = pdf.print_pdf(single / "index.html", out)
+    info = pdf.print_pdf(single / "index.html", out, browser=chromium)  # the session's browser: one playwright
     assert info["blocked"] == [], f"outside requests while printing: {info['blocked'][:5]}"
     assert out.read_bytes().startswith(b"%PDF-")
     titles = info["notebooks"]
