@@ -50,7 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from student_edition import add_nbgrader_metadata, chain, exercise_id, student_notebook, tags  # noqa: E402
+from student_edition import add_nbgrader_metadata, chain, exercise_id, exercises_of, student_notebook, tags  # noqa: E402
 
 if str(NOTEBOOKS) not in sys.path:
     sys.path.insert(0, str(NOTEBOOKS))
@@ -92,16 +92,6 @@ class Gradebook:
     def max_total(self) -> float:
         """The points of a class that solved everything."""
         return float(len(self.exercises))
-
-
-# ---------------------------------------------------------------------------------------------
-# the nbgrader source: the student edition with nbgrader's cell metadata
-# ---------------------------------------------------------------------------------------------
-
-
-def exercises_of(nb) -> list[str]:
-    """The exercise ids of ``nb``'s check cells, in order."""
-    return [e for c in nb.cells if CHECK in tags(c) and (e := exercise_id(c))]
 
 
 # ---------------------------------------------------------------------------------------------

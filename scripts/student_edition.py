@@ -162,6 +162,11 @@ def exercise_id(cell) -> str | None:
     return f"{m.group(1)}.{m.group(2)}" if m else None
 
 
+def exercises_of(nb) -> list[str | None]:
+    """The exercise ids of ``nb``'s check cells, in order (None for a check cell that calls no checker)."""
+    return [exercise_id(c) for c in nb.cells if CHECK in tags(c)]
+
+
 def add_nbgrader_metadata(nb, exercises: list[str] | None = None):
     """Give the exercise cells of ``nb`` nbgrader's metadata, in place, from their tags; returns ``nb``.
 
@@ -173,7 +178,7 @@ def add_nbgrader_metadata(nb, exercises: list[str] | None = None):
     ``scripts/grade.py`` grades by these.
     """
     if exercises is None:
-        exercises = [exercise_id(c) for c in nb.cells if CHECK in tags(c)]
+        exercises = exercises_of(nb)
         if None in exercises:  # its grade is stored under the exercise's name
             raise ValueError("a check cell does not call a checker check_N_k(...)")
     seen = {EXERCISE: 0, ANSWER: 0, CHECK: 0}

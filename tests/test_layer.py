@@ -3,6 +3,7 @@ import pytest
 
 import relu_frames_nb as rf
 from relu_frames_nb.errors import DimensionMismatchError, InputError
+from tests._torch_standins import Tensor
 
 
 def test_forward_matches_formula(frame):
@@ -65,27 +66,11 @@ def test_bad_inputs():
     assert "ReLULayer(m=3" in repr(L) and "ReLULayer(m=3" in repr(L.with_bias(np.arange(3.0)))
 
 
-class _FakeTensor:
-    """Quacks like a torch tensor (detach/cpu/numpy) without importing torch."""
-
-    def __init__(self, a):
-        self._a = np.asarray(a)
-
-    def detach(self):
-        return self
-
-    def cpu(self):
-        return self
-
-    def numpy(self):
-        return self._a
-
-
 def test_accepts_tensor_like_inputs():
     W = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
-    L = rf.ReLULayer.from_weights(_FakeTensor(W), _FakeTensor([0.1, 0.2, 0.3]))
+    L = rf.ReLULayer.from_weights(Tensor(W), Tensor([0.1, 0.2, 0.3]))
     np.testing.assert_allclose(L.alpha, [-0.1, -0.2, -0.3])
-    np.testing.assert_allclose(L(_FakeTensor([[1.0, 1.0]])), [[1.1, 1.2, 0.0]])
+    np.testing.assert_allclose(L(Tensor([[1.0, 1.0]])), [[1.1, 1.2, 0.0]])
 
 
 def test_layer_refuses_a_bool_bias():
