@@ -18,7 +18,12 @@ _witness       from a non-spanning point to a colliding pair; greedy descent
 _hyperplanes   ``h``, the most frame vectors in one hyperplane (exact or assumed and checked)
 """
 
+from ._hyperplanes import HyperplaneInfo, hyperplane_info
+from ._milp import solve_model
+from ._regions import RoundRegion
 from ._result import ExactResult
 from .engine import BOUNDARY_TOL, EPS, solve_exact
 
-__all__ = ["ExactResult", "solve_exact", "EPS", "BOUNDARY_TOL"]
+# the last three serve the network check's encoding of a layer's true input set (network.image)
+__all__ = ["ExactResult", "solve_exact", "EPS", "BOUNDARY_TOL", "HyperplaneInfo", "hyperplane_info", "solve_model",
+           "RoundRegion"]  # fmt: skip

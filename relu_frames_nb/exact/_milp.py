@@ -26,7 +26,7 @@ import numpy as np
 from .._children import die_with_parent
 from .._lp import quiet
 
-__all__ = ["MilpResult", "solve_count", "SUBPROCESS_BINARIES"]
+__all__ = ["MilpResult", "solve_count", "solve_model", "SUBPROCESS_BINARIES"]
 
 #: models with more binaries than this are solved in a child process that is killed at the
 #: time limit: HiGHS checks its limit too rarely on large models (a 10^5 x 3 layer's presolve
@@ -92,6 +92,28 @@ def _solve_killable(args, seconds: float) -> _Solution | None:
             proc.kill()
         proc.join(5)
         parent.close()
+
+
+def solve_model(c, integrality, var_bounds, cons, *, time_limit: float, binaries: int) -> _Solution | None:
+    """One ``scipy.optimize.milp`` solve with the package's tolerances; None when a child solve was killed.
+
+    Tolerances are tighter than HiGHS's defaults (1e-6 / 1e-7), well below the margins the
+    callers put into their models. Models with more than :data:`SUBPROCESS_BINARIES` binaries
+    (or all of them, with ``RFNB_MILP_CHILD=always``) are solved in a child process that is
+    killed a second after the limit. Solver errors propagate.
+    """
+    options = {
+        "time_limit": max(float(time_limit), 0.05),
+        "disp": False,
+        "mip_rel_gap": 0.0,
+        "mip_feasibility_tolerance": 1e-9,
+        "primal_feasibility_tolerance": 1e-9,
+    }
+    args = (c, integrality, var_bounds, cons, options)
+    if binaries > SUBPROCESS_BINARIES or os.environ.get("RFNB_MILP_CHILD") == "always":
+        # the child gets the limit plus a second for starting it; killed after that
+        return _solve_killable(args, options["time_limit"] + 1.0)
+    return _solve(*args)
 
 
 @dataclass(frozen=True)
@@ -185,23 +207,10 @@ def solve_count(
     c = np.r_[np.zeros(d + ne), np.zeros(k) if feasibility else np.ones(k)]
     integrality = np.r_[np.zeros(d + ne), np.ones(k)]
     var_bounds = Bounds(np.r_[D.lower, np.zeros(k)], np.r_[D.upper, np.ones(k)])
-    options = {
-        "time_limit": max(float(time_limit), 0.05),
-        "disp": False,
-        "mip_rel_gap": 0.0,
-        # tighter than HiGHS's defaults (1e-6 / 1e-7), well below the eps and tol of the verdict
-        "mip_feasibility_tolerance": 1e-9,
-        "primal_feasibility_tolerance": 1e-9,
-    }
-    args = (c, integrality, var_bounds, cons, options)
     try:
-        if k > SUBPROCESS_BINARIES or os.environ.get("RFNB_MILP_CHILD") == "always":
-            # the child gets the limit plus a second for starting it; killed after that
-            res = _solve_killable(args, options["time_limit"] + 1.0)
-            if res is None:
-                return MilpResult("time limit", -1, None, None, None, time.perf_counter() - t0)
-        else:
-            res = _solve(*args)
+        res = solve_model(c, integrality, var_bounds, cons, time_limit=time_limit, binaries=k)
+        if res is None:
+            return MilpResult("time limit", -1, None, None, None, time.perf_counter() - t0)
     except Exception:  # pragma: no cover - solver failure: no information
         return MilpResult("error", -1, None, None, None, time.perf_counter() - t0)
     seconds = time.perf_counter() - t0

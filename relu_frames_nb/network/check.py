@@ -46,6 +46,7 @@ from ..layer import ReLULayer
 from ..reconstruction import reconstruct
 from ..verdict import Certificate, Status, Verdict
 from .bounds import preactivation_bounds, relu_box
+from .image import check_on_image
 from .model import Network
 
 __all__ = ["check_network", "BIAS_CONVENTION"]
@@ -109,15 +110,18 @@ def _candidates(K: Domain, seed: Any) -> np.ndarray:
     return np.concatenate(pts)
 
 
-def _local_pair(net: Network, k: int, K: Domain, seed: Any, budget: Budget) -> tuple[np.ndarray, np.ndarray] | None:
+def _local_pair(net: Network, k: int, K: Domain, seed: Any, budget: Budget,
+                points: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:  # fmt: skip
     """Two points of K on which layers 1..k+1 (0-based ``k``) agree, found where their Jacobian is singular.
+
+    ``points``: the candidates to start from (default: an interior point and samples of K).
 
     At a point x whose output Jacobian ``D_k W_k ... D_0 W_0`` has a null vector v, every
     active unit stays active and every inactive one inactive along x + t v for small t, so
     the outputs of layer k+1 do not move. The step is the largest that keeps every unit's
     sign (halved), shrunk until both points lie in K; the pair is verified by the one pair check.
     """
-    X = _candidates(K, seed)
+    X = _candidates(K, seed) if points is None else np.atleast_2d(np.asarray(points, dtype=float))
     n = net.n
     r = K.radius if K.bounded else 1.0 + float(np.max(np.linalg.norm(X, axis=1)))
     widest = max(W.shape[0] for W, _ in net.weights[: k + 1])
@@ -360,6 +364,30 @@ def _merged_back(v: Verdict, net: Network, K: Domain, folded: list[str]) -> Verd
                    details={**v.details, "folded": folded})  # fmt: skip
 
 
+def _on_image(net: Network, k: int, K: Domain, seed: Any, budget: Budget, st: Status, reason: str, dom_text: str,
+              method_k: str, details: dict) -> tuple:  # fmt: skip
+    """Layer ``k`` (0-based, ``k >= 1``) on the true image of the layers before (:mod:`.image`), after the box failed.
+
+    Returns the layer's status, reason, input set, certificate and method (the box's when the
+    image decides nothing). A pair is two points of ``K`` and is kept in ``details["image_pair"]``.
+    """
+    share = budget.share(fraction=1.0 / (len(net) - k))
+    res = check_on_image(net.weights, k, K, budget=share,
+                         local_pair=lambda P: _local_pair(net, k, K, seed, share, points=P))  # fmt: skip
+    image = f"the image of {'layer 1' if k == 1 else f'layers 1–{k}'} on {K.describe()} (the layers before encoded exactly)"
+    details["image"] = {"status": res.status, "lower": res.lower, "upper": res.upper, "h": res.h, "binaries": res.binaries,
+                        "tightened_bounds": res.tightened, "seconds": res.seconds, "text": res.text}  # fmt: skip
+    if res.status == "injective":
+        details["input_set"] = "image"
+        cert = Certificate("image MILP", f"{_layer_name(net, k)} is injective on {image}: {res.text}", domain=image)
+        return Status.INJECTIVE, res.text, image, cert, "image MILP"
+    if res.status == "not injective" and res.pair is not None and _verified(net, K, *res.pair) is not None:
+        details["input_set"] = "image"
+        details["image_pair"] = res.pair
+        return Status.NOT_INJECTIVE, res.text, image, None, "image MILP"
+    return st, reason + f"; on the true image: {res.text}", dom_text, None, method_k
+
+
 def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed: Any = 0) -> Verdict:
     r"""Whether the ReLU network ``net`` is injective on ``K``, layer by layer (see the module docstring).
 
@@ -421,7 +449,8 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
             method_k, reason = "not run", f"the enclosure of the image of layer {k} is unbounded ({where} is unbounded)"
         else:
             Kk = K if k == 0 else Domain.from_bounds(lo[R.free], hi[R.free])
-            share = budget.share(fraction=1.0 / (L - k))
+            # a later layer's box check gets half of its share: the true image may need the rest
+            share = budget.share(fraction=(0.5 if k else 1.0) / (L - k))
             own = check_weights(R.W, -R.b, Kk, method=method, budget=share, seed=seed)
             layer_details = {**own.details, **layer_details}
             layer_st, method_k = own.status, own.method
@@ -452,11 +481,21 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
                 reason += "; but the pair could not be verified for the network"
             else:
                 reason += "; but no colliding pair in the true image was found (the enclosure may be larger than the image)"
+        layer_details["input_set"] = "K" if k == 0 else "box"
+        image_cert = None
+        if k > 0 and st != Status.INJECTIVE and pair is None and K.bounded and not budget.expired():
+            st, reason, dom_text, image_cert, method_k = _on_image(net, k, K, seed, budget, st, reason, dom_text, method_k,
+                                                                   layer_details)  # fmt: skip
+            if st == Status.NOT_INJECTIVE:
+                pair = layer_details["image_pair"]
+                pair_layer = _verified(net, K, *pair)
         text = _line(name, n_in, n_out, dom_text, st, reason)
-        if st != layer_st:
+        if layer_details["input_set"] == "image":
+            text += f" [on the box enclosing the image: {layer_st}]"
+        elif st != layer_st:
             text += f" [the layer alone on its domain: {layer_st}]"
         layer_details["layer_status"] = layer_st.value
-        checks.append(Verdict(st, method_k, text, dom_text, None if own is None else own.certificate,
+        checks.append(Verdict(st, method_k, text, dom_text, image_cert or (None if own is None else own.certificate),
                               pair if st == Status.NOT_INJECTIVE else None, bounds=None if own is None else own.bounds,
                               notes=() if own is None else own.notes, seconds=time.perf_counter() - t_layer,
                               details=layer_details))  # fmt: skip
@@ -471,7 +510,7 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
         cert = None
     elif len(checks) == L and all(c.status == Status.INJECTIVE for c in checks):
         status = Status.INJECTIVE
-        text = f"injective on {where} — every layer certified on an enclosure of its input ({L} layers)"
+        text = f"injective on {where} — every layer certified on its input set or a set containing it ({L} layers)"
         cert = Certificate("every layer", f"each of the {L} layers is injective on a set containing its input", domain=where)
     else:
         status, cert = Status.UNDETERMINED, None
