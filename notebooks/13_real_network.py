@@ -744,7 +744,12 @@ fig
 # A network is injective on $K$ if layer 1 is injective on $K$ and each later layer is injective on a set
 # containing the image of the layers before it. `rf.check(net, K)` certifies layer 1 on $K$ and layer
 # $k + 1$ on a box enclosing the image of layer $k$ (interval bounds); a pair found for a later layer
-# counts only if it lifts back to two inputs in $K$. Here, for the trained and the constrained PCA
+# counts only if it lifts back to two inputs in $K$. When the box decides nothing, the layer is asked
+# again on the **true image**: the layers before it are written into a mixed-integer model exactly (one
+# binary per unit that can switch, with LP-tightened bounds), and the MILP looks for the point of the
+# image with the fewest strictly active rows. More than $h$ of them everywhere is a certificate for any
+# set, convex or not; a point where the network's Jacobian is singular gives a colliding pair of inputs.
+# Each layer's verdict says which input set carried it. Here, for the trained and the constrained PCA
 # network on the data's hull:
 
 # %%
@@ -755,8 +760,12 @@ for name, nv in checks.items():
     print(f"{name}: {nv.status}")
     widths = nets[name].widths
     for k, c in enumerate(nv.layers):
-        print(f"   {c.details['layer']} ({widths[k]} → {widths[k + 1]}): {c.status}; "
+        print(f"   {c.details['layer']} ({widths[k]} → {widths[k + 1]}): {c.status} on {c.details['input_set']}; "
               f"the layer alone on its domain: {c.details['layer_status']}")
+        if "image" in c.details:
+            img = c.details["image"]
+            print(f"      on the true image: {img['status']}; fewest strictly active rows {img['lower']} to {img['upper']}, "
+                  f"h = {img['h']}")
     print("\n".join("   | " + line for line in nv.report().splitlines()))
 on_codes = rf.check(net_inj, Z)  # an array is a finite data set
 print("on the 1,797 codes themselves:", on_codes.status)
@@ -767,13 +776,25 @@ assert nv_tr.status == "not injective" and nv_tr.pair_layer == 1
 np.testing.assert_allclose(net_pca(nv_tr.pair[0]), net_pca(nv_tr.pair[1]), rtol=1e-8, atol=1e-10)
 assert nv_inj.layers[0].status == "injective" and nv_inj.status == "undetermined"
 assert nv_inj.layers[1].details["layer_status"] == "not injective" and nv_inj.layers[1].status == "undetermined"
+img = nv_inj.layers[1].details["image"]
+assert img["status"] == "undetermined" and img["lower"] == img["upper"] == img["h"] == 7
+x_few = nv_inj.layers[1].details["image_point"]  # the input where only 7 rows of layer 2 are strictly active
+assert hull.contains(x_few)
+W2, b2 = net_inj.weights[1]
+z_few = net_inj.forward(x_few, upto=1)
+assert np.sum(W2 @ z_few + b2 > 0) == 7 and np.linalg.matrix_rank(W2[W2 @ z_few + b2 > 0]) < 8
 assert on_codes.status == "injective"
 
 # %% [markdown]
 # With the constraint, layer 1 is certified; layer 2 (8 → 16) is not injective on the 8-dimensional box
 # that encloses layer 1's image, but the pair it finds there could not be lifted back to two inputs of the
-# hull (the image of layer 1 is a 3-dimensional surface inside that box), so the network's verdict stays
-# *undetermined*: honest, not a failure. On the 1,797 codes themselves the network is injective (exact).
+# hull (the image of layer 1 is a 3-dimensional surface inside that box). On the true image the MILP
+# settles the count exactly: some input of the hull leaves only 7 of layer 2's 16 rows strictly active,
+# and 7 rows cannot span $\mathbb{R}^8$ (checked above at that very input), so counting cannot certify the
+# layer even on its true input set; no point with a singular Jacobian turned up either. Seven rows in
+# $\mathbb{R}^8$ are not a collision: the image is only 3-dimensional, and those rows may still separate
+# its points. The network's verdict stays *undetermined*: honest, not a failure. On the 1,797 codes
+# themselves the network is injective (exact).
 # Clamping the second layer's bias too, to its polytope bias on a positive ball that contains the first
 # layer's image (the recipe of [10_stability](10_stability.ipynb), section 4), is the way to a certificate
 # for the whole network.

@@ -377,6 +377,8 @@ def _on_image(net: Network, k: int, K: Domain, seed: Any, budget: Budget, st: St
     image = f"the image of {'layer 1' if k == 1 else f'layers 1–{k}'} on {K.describe()} (the layers before encoded exactly)"
     details["image"] = {"status": res.status, "lower": res.lower, "upper": res.upper, "h": res.h, "binaries": res.binaries,
                         "tightened_bounds": res.tightened, "seconds": res.seconds, "text": res.text}  # fmt: skip
+    if res.point is not None:
+        details["image_point"] = res.point  # an input of K where the fewest rows were seen
     if res.status == "injective":
         details["input_set"] = "image"
         cert = Certificate("image MILP", f"{_layer_name(net, k)} is injective on {image}: {res.text}", domain=image)

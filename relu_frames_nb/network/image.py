@@ -327,6 +327,8 @@ def _bounds_text(res: ImageResult) -> str:
     need = "" if res.h is None else f"; injective needs > h = {res.h}"
     if res.lower is None and res.upper is None:
         return "no bound on the fewest strictly active rows over the image" + need
+    if res.lower is not None and res.lower == res.upper:
+        return f"the fewest strictly active rows over the image is {res.lower} (exact: a point of the domain has that few)" + need
     lo = "?" if res.lower is None else str(res.lower)
     up = "?" if res.upper is None else str(res.upper)
     return f"the fewest strictly active rows over the image is between {lo} and {up}" + need
@@ -411,7 +413,12 @@ def _check(weights, k, K, budget, local_pair, res: ImageResult, t0: float) -> Im
                           binaries=len(M.integer))  # fmt: skip
         points = []
         if sol is not None and sol.x is not None:
-            points.append(np.asarray(sol.x[: desc.n]) * s)
+            x = np.asarray(sol.x[: desc.n]) * s
+            points.append(x)
+            if K.contains_certified(x):
+                count = _active_count(weights, k, x, rows)
+                if res.upper is None or count < res.upper:
+                    res.upper, res.point = count, x
         if res.point is not None:
             points.append(res.point)
         if points:
