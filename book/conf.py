@@ -76,6 +76,40 @@ html_theme = "sphinx_book_theme"
 html_static_path = ["_static"] + (["_vendor"] if (BOOK / "_vendor").is_dir() else [])
 html_css_files = ["book.css"]
 html_js_files = ["search-text.js"]  # search snippets: formulas as text, no theme controls
+
+
+def _search_names() -> dict:
+    """``{"local invertibility": "api/generated/relu_frames_nb.local_invertibility", ...}`` for the search scorer.
+
+    Every public function of the package under its name with spaces, and every deprecated one
+    (a docstring that starts "Deprecated: ``rf.NEW(...)``") pointing at the page of its replacement.
+    """
+    import inspect
+    import re
+
+    import relu_frames_nb as rf
+
+    page = "api/generated/relu_frames_nb.{}".format
+    names = {name.replace("_", " ").lower(): page(name) for name in rf.__all__ if not name.startswith("_")}
+    for name, obj in inspect.getmembers(rf, inspect.isfunction):
+        m = re.match(r"Deprecated: ``rf\.(\w+)\(", inspect.getdoc(obj) or "")
+        if m and m.group(1) in rf.__all__:
+            names[name.replace("_", " ").lower()] = page(m.group(1))
+    return names
+
+
+def _search_scorer() -> str:
+    """book/search-scorer.template.js with the table of names filled in, written to book/_build (Sphinx copies it)."""
+    import json
+
+    out = BOOK / "_build" / "search-scorer.js"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    text = (BOOK / "search-scorer.template.js").read_text(encoding="utf-8")
+    out.write_text(text.replace("__RFNB_SEARCH_NAMES__", json.dumps(_search_names(), sort_keys=True)), encoding="utf-8")
+    return str(out)  # an absolute path: Sphinx opens it as given
+
+
+html_search_scorer = _search_scorer()
 mathjax_path = "mathjax/tex-chtml.js"  # the copy in _vendor/mathjax (Sphinx 9 would load MathJax 4 from a CDN)
 # the live 3-D views (book/transform.py live_3d_views): RequireJS, our path to jupyter-threejs, and the
 # ipywidgets HTML manager, all from _static (vendored by book/build.py); a module it cannot find locally
