@@ -97,7 +97,10 @@ class PolytopeViewer:
         self.objects: dict[str, Any] = {}
         self._attrs: dict[str, dict[str, Any]] = {}
         self.n_geometry_builds = 0
-        light = p3.DirectionalLight(color="white", position=[3, 5, 1], intensity=0.55)
+        # the light's shadow (with its camera) and target are given: left at pythreejs's "uninitialized"
+        # placeholder, JupyterLab's widget manager logs "Error setting state: t.on is not a function"
+        shadow = p3.DirectionalLightShadow(camera=p3.OrthographicCamera(-5, 5, 5, -5, 0.5, 50))
+        light = p3.DirectionalLight(color="white", position=[3, 5, 1], intensity=0.55, shadow=shadow, target=p3.Object3D())
         self.camera = p3.PerspectiveCamera(position=[2.4, 1.7, 2.0], up=[0, 0, 1], fov=40, aspect=width / height,
                                            children=[light])  # fmt: skip
         self.root = p3.Group()

@@ -38,7 +38,6 @@ WIDGET_ERRORS = (
 CONSOLE_WIDGET_ERRORS = WIDGET_ERRORS + ("Could not create a model", "Could not create a view", "Could not instantiate widget")
 #: console noise seen with every working version combination (JUPYTER-STACK.md): never a failure
 HARMLESS_CONSOLE = (
-    "Error setting state: t.on is not a function",  # pythreejs sets a light's shadow camera to a string
     "reading 'schema'",  # Notebook 7 on page load
     "Unsatisfied version",
     "GPU stall due to ReadPixels",

@@ -33,3 +33,6 @@ def test_polytope_explorer_canvas_renders_rotates_and_selects(page, lab_server, 
     explorer = page.locator(".rfnb-polytope-explorer-3d").first
     explorer.scroll_into_view_if_needed()
     assert_labels_one_size(page, explorer, artifacts_dir, "lab")
+    # no "Error setting state" from the viewers (pythreejs's uninitialised light shadow and target, now given)
+    seen = getattr(page, "console_messages_seen", [])
+    assert not [m for m in seen if "Error setting state" in m], [m for m in seen if "Error setting state" in m][:3]
