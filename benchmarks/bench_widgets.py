@@ -7,6 +7,9 @@
   Target <= 250 ms, m <= 200.
 * digits explorer (:class:`DigitsExplorer`): a new digit from the index slider -> activations,
   rank, reconstruction and picture.  Target <= 100 ms (a 64 -> 128 layer).
+* reconstruction playground (:class:`ReconstructionPlayground`): a step of the x or the α slider ->
+  reconstructions, frame algorithm and picture (blitted over the still part).  Target <= 100 ms;
+  the full redraw it replaced is timed in the same process as the baseline.
 
 Reported per case: the best and the median of several repetitions (wall clock), and the
 CPU time of the best run. The target is checked on the best wall time (the convention of
@@ -120,6 +123,34 @@ def bench_3d(repeat: int) -> list[Target]:
     return out
 
 
+def bench_playground(repeat: int) -> list[Target]:
+    """The reconstruction playground: a step of x or of α, drawn by blitting; baseline: the full redraw."""
+    from relu_frames_nb.viz.widgets import ReconstructionPlayground
+
+    pg = ReconstructionPlayground("mercedes-benz", offset=-0.5)
+    xs = [round(0.3 + 0.01 * k, 2) for k in range(repeat)]
+    alphas = [round(-0.55 + 0.05 * (k % 4), 2) for k in range(repeat)]
+
+    def x_step(k, full=False):
+        if full:
+            pg._bg_key = None  # what every step cost before: the whole picture, with the constrained layout
+        pg.sliders[0].value = xs[k] if pg.sliders[0].value != xs[k] else xs[k] + 0.005
+
+    def a_step(k, full=False):
+        if full:
+            pg._bg_key = None
+        pg.offset.value = alphas[k] if pg.offset.value != alphas[k] else alphas[k] + 0.05
+
+    out = []
+    for what, step in (("x slider", x_step), ("α slider", a_step)):
+        base = _time(lambda k, step=step: step(k, full=True), repeat)
+        med, best, cpu = _time(step, repeat)
+        out.append(_line(f"playground, a step of the {what}", med, best, cpu, TARGET_2D_MS))
+        print(f"{'':<52} full redraw (baseline, same process): best {base[1]:.1f} ms, median {base[0]:.1f} ms "
+              f"-> {base[1] / best:.1f}x faster (best), {base[0] / med:.1f}x (median)", flush=True)  # fmt: skip
+    return out
+
+
 def main() -> list[Target]:
     repeat = 15 if full_mode() else 7
     try:
@@ -127,7 +158,7 @@ def main() -> list[Target]:
     except OSError:  # pragma: no cover - not on every platform
         load = "n/a"
     print(f"load average: {load} on {os.cpu_count()} CPUs; {repeat} repetitions per case")
-    targets = bench_2d(repeat) + bench_digits(repeat) + bench_3d(repeat)
+    targets = bench_2d(repeat) + bench_digits(repeat) + bench_playground(repeat) + bench_3d(repeat)
     held = sum(t.holds for t in targets)
     print(f"widgets: {held}/{len(targets)} update latencies within target "
           f"(2-D <= {TARGET_2D_MS:g} ms for m <= 50, 3-D <= {TARGET_3D_MS:g} ms for m <= 200)")  # fmt: skip

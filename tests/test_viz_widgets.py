@@ -370,6 +370,30 @@ def test_playground_reconstructs():
     assert pg.result.n_iter <= 5
 
 
+@pytest.mark.parametrize("frame", ["mercedes-benz", "icosahedron"])
+def test_playground_steps_redraw_only_what_moves_and_show_the_full_picture(frame):
+    import io
+
+    from PIL import Image
+
+    pg = widgets.ReconstructionPlayground(frame, offset=-0.5, dpi=60)
+    still = pg._background
+    for value in (0.35, -0.2):
+        pg.sliders[0].value = value
+        if frame == "mercedes-benz":
+            pg.offset.value = -0.45 if value > 0 else -0.5  # in the plane α moves with x: no still redraw either
+        assert pg._background is still  # the still part was not drawn again
+        # what is shown is the full picture of the state: a complete draw of last_figure gives the same pixels
+        buf = io.BytesIO()
+        pg.last_figure.savefig(buf, format="png", dpi=pg.dpi)
+        shown = np.asarray(Image.open(io.BytesIO(pg.last_png)).convert("RGB"), dtype=int)
+        full = np.asarray(Image.open(buf).convert("RGB"), dtype=int)
+        assert shown.shape == full.shape
+        assert np.mean(np.abs(shown - full).sum(axis=2) > 30) < 0.002  # antialiasing where lines cross
+    pg.n_iter.value = 20  # the error axis changes: the still part is drawn again
+    assert pg._background is not still
+
+
 def test_playground_reports_unrecoverable_inputs():
     pg = widgets.ReconstructionPlayground(offset=0.9, x=[0.0, 0.1], dpi=30)
     assert pg.x_dual is None and pg.result is None

@@ -3,6 +3,7 @@ r""":class:`ReconstructionPlayground`: pick ``x``, see :math:`z = C_\alpha x`, r
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from typing import Any
 
 import ipywidgets as W
@@ -21,7 +22,6 @@ from ._draw2d import draw_domain, draw_frame_vectors, draw_halfspaces, style_axe
 from ._widget_base import (
     _ErrorArea,
     _guard,
-    _png,
     _show_png,
     _StateDigest,
     _StaticFallback,
@@ -101,6 +101,11 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
         self.plot.add_class("rfnb-plot")
         self.last_figure = Figure(figsize=(8.4, 3.6), layout="constrained")
         self.last_png = b""
+        self._bg_key: tuple | None = None
+        self._background: Any = None
+        self._moving: dict[str, Any] = {}
+        self._moving_artists: list = []
+        self._layer_artists: list = []
         self.summary_text = ""
         self.result = None
         self.x_dual = None
@@ -188,35 +193,68 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
         self.report.value = "<br>".join(lines)
         self._draw()
 
+    def _background_key(self) -> tuple:
+        """What the still part of the picture depends on (not ``x``)."""
+        n = self.frame.n
+        # in the plane the half-spaces and the frame vectors are redrawn with x (they move with α and the
+        # active set); the bars of R^3 keep axis limits that depend on α
+        offset = float(self.offset.value) if n != 2 else None
+        return (self.frame_choice.value, offset, int(self.n_iter.value), n, self.x_dual is not None, self.dpi)
+
     def _draw(self) -> None:
+        """Redraw the picture; only the moving parts when the still part is unchanged (blitting).
+
+        A step of ``x`` or of α changes the marker, the reconstructions, the iterates, the error
+        curve and (in the plane) the half-spaces and the faded frame vectors; the domain, the axes,
+        their ticks, titles and legends stay. Those are drawn once (with the constrained layout) and
+        kept as a bitmap; each step restores it, draws the moving artists on top and encodes the
+        PNG, a fraction of the cost of a full draw.
+        """
+        key = self._background_key()
+        if key != self._bg_key:
+            self._draw_still()
+            self._bg_key = key
+        self._draw_moving()
+        self.last_png = self._encode()
+        _show_png(self.plot, self.last_png, self.summary_text)
+
+    def _draw_still(self) -> None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
         fig = self.last_figure
         fig.clear()
+        fig.set_layout_engine("constrained")
+        fig.set_dpi(self.dpi)
+        if not isinstance(fig.canvas, FigureCanvasAgg):
+            FigureCanvasAgg(fig)
         ax1, ax2 = fig.subplots(1, 2)
-        L, x = self.layer, self.x
+        L = self.layer
+        moving: dict[str, Any] = {}
         if L.n == 2:
             style_axes(ax1, extent=1.6)
-            draw_halfspaces(ax1, L, shade=False)
             draw_domain(ax1, Ball(2, 1.0))
-            draw_frame_vectors(ax1, L.frame, faded=[i for i in range(L.m) if not self.active[i]])
-            ax1.plot(*x, "o", ms=9, mfc="none", mec=palette.INK, mew=2, zorder=40, label="x")
+            (moving["x"],) = ax1.plot([], [], "o", ms=9, mfc="none", mec=palette.INK, mew=2, zorder=40, label="x")
             if self.x_dual is not None:
-                ax1.plot(*self.x_dual, "+", ms=14, color=palette.GOOD, mew=2, zorder=41, label="ReLU-dual x̂")
-            if self.result is not None and self.result.iterates is not None:
-                it = np.asarray(self.result.iterates)
-                ax1.plot(it[:, 0], it[:, 1], ".-", color=palette.HIGHLIGHT, lw=1, ms=3, zorder=39, label="frame algorithm")
+                (moving["dual"],) = ax1.plot([], [], "+", ms=14, color=palette.GOOD, mew=2, zorder=41, label="ReLU-dual x̂")
+                (moving["iterates"],) = ax1.plot([], [], ".-", color=palette.HIGHLIGHT, lw=1, ms=3, zorder=39,
+                                                 label="frame algorithm")  # fmt: skip
             # beside the plane, not over a φ label
             ax1.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=FONT_PT, frameon=False)
             ax1.set_title("input, active elements, reconstructions", fontsize=TITLE_PT)
         else:
-            ax1.bar(np.arange(1, L.m + 1), self.z, color=[palette.element_color(i) for i in range(L.m)])
+            moving["bars"] = ax1.bar(np.arange(1, L.m + 1), np.zeros(L.m), color=[palette.element_color(i) for i in range(L.m)])
+            # the largest output any slider position gives: fixed limits keep the axes still while x moves
+            top = float(np.max(1.5 * np.abs(L.frame.vectors).sum(axis=1) - L.alpha, initial=0.0))
+            ax1.set_ylim(0.0, 1.05 * max(top, 1e-3))
             ax1.set_xlabel("element i", fontsize=FONT_PT)
             ax1.set_title(r"$z = C_\alpha x$ (non-zero: active)", fontsize=TITLE_PT)
-        if self.errors_curve.size:
-            err = np.maximum(self.errors_curve, 1e-17)
-            ax2.semilogy(np.arange(err.size), err, color=palette.OKABE_ITO["blue"], lw=1.5)
-            if np.isfinite(self.dual_error):
-                ax2.axhline(max(self.dual_error, 1e-17), color=palette.GOOD, ls="--", lw=1, label="ReLU-dual")
-                ax2.legend(fontsize=FONT_PT)
+        if self.x_dual is not None:
+            (moving["curve"],) = ax2.semilogy([], [], color=palette.OKABE_ITO["blue"], lw=1.5)
+            moving["dual_error"] = ax2.axhline(1.0, color=palette.GOOD, ls="--", lw=1, label="ReLU-dual")
+            ax2.legend(fontsize=FONT_PT, loc="upper right")  # placed once, before the curve exists: not "best"
+            # fixed limits: every error of the sliders' square lies below 10, and 1e-17 is the floor drawn
+            ax2.set_xlim(0, max(int(self.n_iter.value), 1))
+            ax2.set_ylim(1e-17, 10.0)
             ax2.set_xlabel("iteration k", fontsize=FONT_PT)
             ax2.set_ylabel(r"$\|y_k - x\|$", fontsize=FONT_PT)
         else:
@@ -225,5 +263,59 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
         ax2.set_title("frame algorithm: error per iteration", fontsize=TITLE_PT)
         for ax in (ax1, ax2):
             ax.tick_params(labelsize=FONT_PT)
-        self.last_png = _png(fig, self.dpi)
-        _show_png(self.plot, self.last_png, self.summary_text)
+        artists = [a for v in moving.values() for a in (v if isinstance(v, Iterable) else [v])]
+        for a in artists:
+            a.set_animated(True)  # left out of the still picture
+        fig.canvas.draw()
+        fig.set_layout_engine("none")  # the positions stay as laid out: a savefig of last_figure matches the PNG
+        self._background = fig.canvas.copy_from_bbox(fig.bbox)
+        for a in artists:
+            a.set_animated(False)  # a savefig of last_figure shows them again
+        self._moving, self._moving_artists = moving, artists
+        self._layer_artists: list = []
+
+    def _redraw_layer(self) -> list:
+        """The half-spaces and the frame vectors (faded where inactive) of the current α and x, drawn anew."""
+        for a in self._layer_artists:
+            a.remove()
+        ax = self._moving["x"].axes
+        before = set(ax.get_children())
+        L = self.layer
+        draw_halfspaces(ax, L, shade=False)
+        draw_frame_vectors(ax, L.frame, faded=[i for i in range(L.m) if not self.active[i]])
+        self._layer_artists = [a for a in ax.get_children() if a not in before]
+        return self._layer_artists
+
+    def _draw_moving(self) -> None:
+        m, x = self._moving, self.x
+        if "x" in m:
+            m["x"].set_data([x[0]], [x[1]])
+        if "dual" in m:
+            m["dual"].set_data([self.x_dual[0]], [self.x_dual[1]])
+            it = np.asarray(self.result.iterates) if self.result is not None and self.result.iterates is not None else None
+            m["iterates"].set_data(*((it[:, 0], it[:, 1]) if it is not None else ([], [])))
+        if "bars" in m:
+            for bar, h in zip(m["bars"], self.z):
+                bar.set_height(float(h))
+        if "curve" in m:
+            err = np.maximum(self.errors_curve, 1e-17)
+            m["curve"].set_data(np.arange(err.size), err)
+            m["dual_error"].set_ydata([max(self.dual_error, 1e-17)] * 2)
+        layer = self._redraw_layer() if "x" in m else []
+        canvas = self.last_figure.canvas
+        canvas.restore_region(self._background)
+        for a in sorted(layer + self._moving_artists, key=lambda a: a.get_zorder()):
+            a.axes.draw_artist(a)
+
+    def _encode(self) -> bytes:
+        """The PNG of the canvas as it is (no new draw)."""
+        import io
+
+        from PIL import Image
+
+        canvas = self.last_figure.canvas
+        w, h = canvas.get_width_height(physical=True)
+        img = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+        buf = io.BytesIO()
+        img.save(buf, format="PNG", compress_level=1)
+        return buf.getvalue()
