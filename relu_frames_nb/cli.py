@@ -139,7 +139,8 @@ def network_state(path: str | Path) -> dict | None:
         state = read_npz(path, "weights file")
     else:
         return None
-    return state if len(_weight_entries(state)) >= 2 else None
+    entries = _weight_entries(state)
+    return state if len(entries) >= 2 or any(np.ndim(v) == 4 for v in entries.values()) else None
 
 
 def _load_torch(path: Path, layer_name: str | None) -> tuple[np.ndarray, np.ndarray | None]:
@@ -221,8 +222,12 @@ def load_layer(weights: str | Path, *, bias: str | None = None, layer_name: str 
 
 
 def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str | None = None,
-               last: str | None = None) -> tuple[Any, str]:  # fmt: skip
+               last: str | None = None, input_shape: Any = None, conv: Any = None) -> tuple[Any, str]:  # fmt: skip
     """The model in a weights file (a :class:`ReLULayer`, or a :class:`Network`) and the bias convention it was read in.
+
+    A state dict with ``Conv2d`` weights (4-D) is a network on images of ``input_shape``
+    (``--input-shape``), its convolutions' strides and paddings given in ``conv``
+    (``--conv NAME:STRIDE:PADDING``) or inferred (:meth:`Network.from_state_dict`).
 
     A file with several linear layers is a network (PyTorch's convention); ``--bias`` then has
     no meaning and is refused. A state dict does not say whether its last layer is followed by
@@ -242,7 +247,7 @@ def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str 
                     "(choose one with --layer NAME for a PyTorch file, or save that layer alone)."
                 )
             order = "natural" if Path(weights).suffix.lower() == ".npz" else "given"
-            net = Network.from_state_dict(state, order=order, last=last or "relu")
+            net = Network.from_state_dict(state, order=order, last=last or "relu", input_shape=input_shape, conv=conv)
             said = (f"the last layer ({net.names[-1]}) is read as " + ("affine, no ReLU after it (--last-linear)"
                     if last == "linear" else "followed by a ReLU" + (" (--last-relu)" if last else
                     ": the file does not say; pass --last-linear if it gives a classifier's logits")))  # fmt: skip
@@ -251,6 +256,8 @@ def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str 
     if last is not None:
         raise InputError("--last-linear / --last-relu apply to a file with several linear layers (a network); "
                          f"{str(weights)!r} holds one layer.")  # fmt: skip
+    if input_shape is not None or conv:
+        raise InputError(f"--input-shape / --conv apply to a state dict with convolutions; {str(weights)!r} has none.")
     W, alpha, kind = load_weights(weights, bias=bias, layer_name=layer_name)
     return ReLULayer(W, alpha), kind
 
@@ -284,6 +291,30 @@ def _at_least(minimum: int):
         return value
 
     return parse
+
+
+def _image_shape(text: str) -> tuple[int, int, int]:
+    try:
+        dims = tuple(int(t) for t in text.replace("x", ",").split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be C,H,W (or H,W) positive integers; got {text!r}") from None
+    if len(dims) == 2:
+        dims = (1, *dims)
+    if len(dims) != 3 or min(dims) < 1:
+        raise argparse.ArgumentTypeError(f"must be C,H,W (or H,W) positive integers; got {text!r}")
+    return dims
+
+
+def _conv_option(text: str) -> tuple[str, tuple[int, int]]:
+    name, _, rest = text.rpartition(":")
+    name, _, stride = name.rpartition(":")
+    try:
+        values = int(stride), int(rest)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be NAME:STRIDE:PADDING (integers); got {text!r}") from None
+    if not name or values[0] < 1 or values[1] < 0:
+        raise argparse.ArgumentTypeError(f"must be NAME:STRIDE:PADDING with stride >= 1, padding >= 0; got {text!r}")
+    return name, values
 
 
 def _seconds(text: str) -> float:
@@ -320,6 +351,11 @@ def build_check_parser(parser: argparse.ArgumentParser | None = None) -> argpars
                       help="a network file's last layer is affine (a classifier's logits, no ReLU after it)")  # fmt: skip
     last.add_argument("--last-relu", dest="last", action="store_const", const="relu",
                       help="a network file's last layer is followed by a ReLU (the default, said in the verdict)")  # fmt: skip
+    p.add_argument("--input-shape", type=_image_shape, metavar="C,H,W",
+                   help="shape of one input image, for a state dict with Conv2d layers (H,W: one channel)")  # fmt: skip
+    p.add_argument("--conv", type=_conv_option, action="append", metavar="NAME:STRIDE:PADDING",
+                   help="stride and padding of a Conv2d layer of the state dict (inferred when only one choice fits); "
+                        "repeat for each")  # fmt: skip
     p.add_argument("--samples", type=_at_least(1), default=4000, help="points of the domain for the rectifying test")
     p.add_argument("--seed", type=_at_least(0), default=0, help="seed of the samples (a non-negative integer)")
     p.add_argument("--max-facets", type=_at_least(1), default=200_000, help="refuse polytopes with more facets than this")
@@ -424,7 +460,8 @@ def main_check(args: argparse.Namespace) -> int:
 
 def _main_check(args: argparse.Namespace, watch: _Watch) -> int:
     try:
-        model, kind = load_model(args.weights, bias=args.bias, layer_name=args.layer_name, last=args.last)
+        model, kind = load_model(args.weights, bias=args.bias, layer_name=args.layer_name, last=args.last,
+                                 input_shape=args.input_shape, conv=dict(args.conv or ()))  # fmt: skip
         domain = parse_domain(args.domain, model.n, name="--domain")
         verdict = check(model, domain, method=args.method, time_limit=args.time_limit,
                         memory_limit=args.memory_limit * 1024**3, progress=watch, seed=args.seed,

@@ -180,3 +180,68 @@ def test_real_torch_convolutions_when_torch_is_installed():
     np.testing.assert_allclose(net(X.numpy().reshape(16, -1)), want, rtol=1e-5, atol=1e-6)
     with_out = rf.Network.from_torch(model, input_shape=(1, 8, 8), include_output=True)
     np.testing.assert_allclose(with_out(X.numpy().reshape(16, -1)), model(X).detach().numpy(), rtol=1e-5, atol=1e-5)
+
+
+# -- a state dict with convolutions (what a .pt file holds): strides and paddings given or inferred ----------------
+def _cnn_state(rng, c_out=3, k=3):
+    return {"conv1.weight": rng.standard_normal((c_out, 1, k, k)), "conv1.bias": rng.standard_normal(c_out),
+            "fc.weight": rng.standard_normal((20, c_out * 4 * 4)), "fc.bias": rng.standard_normal(20)}  # fmt: skip
+
+
+def test_a_state_dict_with_a_convolution_is_unrolled_and_its_stride_inferred():
+    from relu_frames_nb.network.model import conv2d_matrix
+
+    rng = np.random.default_rng(3)
+    state = _cnn_state(rng)  # on 8 x 8 images only stride 2 with padding 1 gives fc's 3 x 4 x 4 = 48 inputs
+    with pytest.raises(InputError, match="input_shape"):
+        rf.Network.from_state_dict(state)
+    net = rf.Network.from_state_dict(state, input_shape=(1, 8, 8))
+    assert net.widths == (64, 48, 20) and net.names == ("conv1", "fc")
+    assert "stride 2, padding 1 (inferred)" in net.note and "layers found: conv1, fc" in net.note
+    A, b, _ = conv2d_matrix(state["conv1.weight"], state["conv1.bias"], (1, 8, 8), stride=2, padding=1)
+    X = rng.standard_normal((5, 64))
+    np.testing.assert_allclose(net(X), np.maximum(np.maximum(X @ A.T + b, 0) @ state["fc.weight"].T + state["fc.bias"], 0))
+    # given, it is used (and said); a choice that does not fit fc is refused, as is an ambiguous one
+    assert "(given)" in rf.Network.from_state_dict(state, input_shape=(1, 8, 8), conv={"conv1": (2, 1)}).note
+    with pytest.raises(InputError, match="no stride and padding"):
+        rf.Network.from_state_dict(state, input_shape=(1, 8, 8), conv={"conv1": (1, 0)})
+    alone = {"conv1.weight": rng.standard_normal((2, 1, 3, 3)), "conv1.bias": np.zeros(2)}  # nothing after it to fit
+    with pytest.raises(InputError, match="4 choices"):
+        rf.Network.from_state_dict(alone, input_shape=(1, 6, 6))
+    assert rf.Network.from_state_dict(alone, input_shape=(1, 6, 6), conv={"conv1": (1, 0)}).widths == (36, 32)
+    with pytest.raises(InputError, match="pair"):
+        rf.Network.from_state_dict(alone, input_shape=(1, 6, 6), conv={"conv1": 1})
+    with pytest.raises(InputError, match="not convolutions"):
+        rf.Network.from_state_dict(state, input_shape=(1, 8, 8), conv={"fc": (1, 0)})
+    with pytest.raises(InputError, match="none"):
+        rf.Network.from_state_dict({"a.weight": np.ones((3, 2)), "b.weight": np.ones((2, 3))}, conv={"a": (1, 0)})
+
+
+def test_a_pt_file_with_a_convolution_is_checked_from_the_command_line(tmp_path):
+    torch = pytest.importorskip("torch")
+    import json
+    import subprocess
+    import sys
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(1, 3, 3, stride=2, padding=1), torch.nn.ReLU(), torch.nn.Flatten(),
+                                torch.nn.Linear(48, 20), torch.nn.ReLU())  # fmt: skip
+    torch.save(model.state_dict(), tmp_path / "cnn.pt")
+    net = rf.Network.from_torch(model, input_shape=(1, 8, 8))
+    cmd = [sys.executable, "-m", "relu_frames_nb", "check", "cnn.pt", "--domain", "box:0,1", "--quiet", "--json",
+           "--time-limit", "30"]  # fmt: skip
+    missing = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert missing.returncode == 2 and "--input-shape" in missing.stdout + missing.stderr  # --json: the error as JSON
+    proc = subprocess.run(cmd + ["--input-shape", "8,8"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode in (0, 1, 3), proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["details"]["widths"] == [64, 48, 20]
+    assert any("stride 2, padding 1 (inferred)" in note and "layers found: 0, 3" in note for note in out["notes"])
+    given = subprocess.run(cmd + ["--input-shape", "1,8,8", "--conv", "0:2:1"], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300)  # fmt: skip
+    assert json.loads(given.stdout)["status"] == out["status"]
+    if out["status"] == "not injective":  # a pair is a pair of the torch model itself
+        x, y = (np.asarray(p, dtype=float) for p in out["pair"])
+        fx, fy = (model(torch.tensor(v, dtype=torch.float64 if False else torch.float32).reshape(1, 1, 8, 8)) for v in (x, y))
+        np.testing.assert_allclose(net(x), net(y), rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(fx.detach().numpy(), fy.detach().numpy(), rtol=1e-4, atol=1e-5)

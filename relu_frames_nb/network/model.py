@@ -11,6 +11,7 @@ the bias convention is never guessed. Check a network with :func:`relu_frames_nb
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any, Iterator
 
@@ -272,15 +273,22 @@ class Network:
             out.append((item[0], item[1]))
         return cls._from_pairs(out, note, last)
     @classmethod
-    def from_state_dict(cls, state: Any, *, order: str = "given", last: str = "relu") -> Network:
+    def from_state_dict(cls, state: Any, *, order: str = "given", last: str = "relu", input_shape: Any = None,
+                        conv: Any = None) -> Network:  # fmt: skip
         """The linear layers of a PyTorch state dict, each followed by a ReLU (PyTorch's convention ``ReLU(W x + b)``).
 
         Linear layers are the 2-D entries whose name ends in ``.weight`` (or is ``weight``),
-        with the entry ``<prefix>.bias`` when present. Other entries (1-D weights of
-        normalisation layers, running statistics, counters) are ignored and named in
-        :attr:`note`; a weight of more than two dimensions (a convolution) or a 0-D one is
-        refused. No torch import is needed: tensors are read through ``.detach().cpu()``.
-        The layer names are kept in :attr:`names`.
+        with the entry ``<prefix>.bias`` when present; 4-D ones are ``Conv2d`` layers, read as
+        the dense layer of the unrolled convolution (:func:`conv2d_matrix`) on images of
+        ``input_shape``. Other entries (1-D weights of normalisation layers, running statistics,
+        counters) are ignored and named in :attr:`note`; 0-D and 3-D weights are refused. No
+        torch import is needed: tensors are read through ``.detach().cpu()``. The layer names
+        are kept in :attr:`names`, and the note says which layers were found.
+
+        A state dict does not hold a convolution's stride and padding. Those given in ``conv``
+        are used; the others are inferred when exactly one choice (stride 1 or 2, padding 0 up
+        to half the kernel, for every convolution at once) makes the flattened output of the
+        last convolution the input size of the linear layer after it, and refused otherwise.
 
         ``order="given"`` composes the layers in the dict's order (PyTorch keeps the order in
         which the modules were registered); ``order="natural"`` sorts them by name with numbers
@@ -301,6 +309,10 @@ class Network:
             The order of the layers (see above).
         last : {"relu", "linear"}, default "relu"
             ``"linear"``: no ReLU after the last layer (a classifier's logits).
+        input_shape : (C, H, W), optional
+            The shape of one input image; needed when the dict has convolutions (they come first).
+        conv : mapping of str to (stride, padding), optional
+            Stride and padding of the convolutions named (each an integer or a pair).
 
         Returns
         -------
@@ -312,6 +324,9 @@ class Network:
         >>> state = {"0.weight": np.ones((4, 2)), "0.bias": np.zeros(4), "2.weight": np.ones((3, 4))}
         >>> Network.from_state_dict(state)
         Network(2 -> 4 -> 3)
+        >>> cnn = {"conv.weight": np.ones((2, 1, 3, 3)), "conv.bias": np.zeros(2), "fc.weight": np.ones((5, 2 * 6 * 6))}
+        >>> Network.from_state_dict(cnn, input_shape=(1, 8, 8))  # stride 1 and padding 0 inferred from fc's 72 inputs
+        Network(64 -> 72 -> 5)
         """
         if not hasattr(state, "items"):
             raise InputError(f"state must be a mapping of names to arrays (a state dict); got {type(state).__name__}.")
@@ -325,6 +340,11 @@ class Network:
             ndim = getattr(value, "ndim", None)
             if ndim is None:
                 ndim = np.ndim(value)
+            if ndim == 4:
+                prefix = key[: -len("weight")]
+                found.append((prefix.rstrip(".") or "weight", value, state.get(prefix + "bias")))
+                used.update({key, prefix + "bias"})
+                continue
             if ndim != 2:
                 if ndim > 2:
                     raise InputError(
@@ -343,6 +363,10 @@ class Network:
             raise InputError(
                 f"state must contain at least one 2-D '*.weight' entry (a linear layer); got the keys {list(state)[:8]}."
             )
+        if any(np.ndim(W) == 4 for _, W, _ in found):
+            return cls._from_conv_state(found, ignored, order=order, last=last, input_shape=input_shape, conv=conv)
+        if conv:
+            raise InputError(f"conv names convolutions ({', '.join(map(str, conv))}); the state dict has none.")
         orders = {"given": found, "natural": sorted(found, key=lambda t: _natural_key(t[0]))}
         first, second = (order, "natural" if order == "given" else "given")
         chosen, remark = orders[first], ""
@@ -358,6 +382,80 @@ class Network:
         if ignored:
             shown = ", ".join(ignored[:6]) + (", ..." if len(ignored) > 6 else "")
             parts.append(f"state dict entries ignored (not linear layers): {shown}")
+        net.note = "; ".join(parts)
+        return net
+
+    @classmethod
+    def _from_conv_state(cls, found: list, ignored: list, *, order: str, last: str, input_shape: Any,
+                         conv: Any) -> Network:  # fmt: skip
+        """:meth:`from_state_dict` for a dict with convolutions: unrolled, strides and paddings given or inferred."""
+        names = [name for name, _, _ in found]
+        if input_shape is None:
+            first = next(name for name, W, _ in found if np.ndim(W) == 4)
+            raise InputError(f"{first}.weight is a convolution's (4-D); its layers need the image shape: pass "
+                             "input_shape=(C, H, W) (command line: --input-shape C,H,W).")  # fmt: skip
+        shape0 = tuple(int(v) for v in (input_shape if isinstance(input_shape, (tuple, list)) else (input_shape,)))
+        if len(shape0) != 3 or min(shape0) < 1:
+            raise InputError(f"input_shape must be (channels, height, width); got {input_shape!r}.")
+        layers = sorted(found, key=lambda t: _natural_key(t[0])) if order == "natural" else list(found)
+        kinds = ["conv" if np.ndim(W) == 4 else "linear" for _, W, _ in layers]
+        first_linear = kinds.index("linear") if "linear" in kinds else len(kinds)
+        if "conv" in kinds[first_linear:]:
+            raise InputError(f"convolutions must come before the linear layers; got the order {names}.")
+        conv = {} if conv is None else {str(k): v for k, v in dict(conv).items()}
+        for key, value in conv.items():
+            if not (isinstance(value, (tuple, list)) and len(value) == 2):
+                raise InputError(f"conv[{key!r}] must be a (stride, padding) pair; got {value!r}.")
+        unknown = [k for k in conv if k not in names or kinds[[n for n, _, _ in layers].index(k)] != "conv"]
+        if unknown:
+            raise InputError(f"conv names {unknown}, which are not convolutions of the state dict ({names}).")
+        convs = [(name, _tensor(W, f"{name}.weight")) for (name, W, _), kind in zip(layers, kinds) if kind == "conv"]
+        target = int(np.shape(layers[len(convs)][1])[1]) if len(convs) < len(layers) else None
+
+        def out_size(K, shape, sp):
+            (sh, sw), (ph, pw) = _pair_arg(sp[0], "stride"), _pair_arg(sp[1], "padding")
+            Ho, Wo = (shape[1] + 2 * ph - K.shape[2]) // sh + 1, (shape[2] + 2 * pw - K.shape[3]) // sw + 1
+            return (K.shape[0], Ho, Wo) if Ho >= 1 and Wo >= 1 else None
+
+        def options(name, K):
+            if name in conv:
+                return [tuple(conv[name])]
+            k = min(K.shape[2], K.shape[3])
+            return [(s_, p_) for s_ in (1, 2) for p_ in range(k // 2 + 1)]
+
+        fits = []
+        for choice in itertools.product(*(options(name, K) for name, K in convs)):
+            shape = shape0
+            for (_, K), sp in zip(convs, choice):
+                shape = out_size(K, shape, sp) if shape is not None and K.shape[1] == shape[0] else None
+            if shape is not None and (target is None or int(np.prod(shape)) == target):
+                fits.append(choice)
+        free = [name for name, _ in convs if name not in conv]
+        if len(fits) != 1 and (free or not fits):
+            how = ("no stride and padding" if not fits else f"{len(fits)} choices of strides and paddings")
+            after = f"the {target} inputs of {layers[len(convs)][0]}" if target is not None else "nothing after them"
+            raise InputError(f"{how} of the convolutions {[n for n, _ in convs]} fit images of {shape0} and {after}; "
+                             "give them: conv={'name': (stride, padding)} (command line: --conv NAME:STRIDE:PADDING)"
+                             + (f"; choices that fit: {fits[:6]}" if fits else ""))  # fmt: skip
+        pairs, said, shape = [], [], shape0
+        for (name, W, b), kind in zip(layers, kinds):
+            if kind == "linear":
+                pairs.append((W, b))
+                continue
+            stride, padding = fits[0][len(said)]
+            A, c, out = conv2d_matrix(W, b, shape, stride=stride, padding=padding, name=name)
+            how = "given" if name in conv else "inferred"
+            said.append(f"{name}: Conv2d {shape[0]} -> {out[0]} channels, {np.shape(W)[2]} x {np.shape(W)[3]} kernel, "
+                        f"stride {stride}, padding {padding} ({how}), {shape[1]} x {shape[2]} -> {out[1]} x {out[2]} images")
+            pairs.append((A, c))
+            shape = out
+        net = cls._from_pairs(pairs, last=last)
+        net.names = tuple(name for name, _, _ in layers)
+        parts = ["convolutions unrolled into dense layers on images flattened channel by channel, row by row: "
+                 + "; ".join(said), f"layers found: {', '.join(net.names)}"]  # fmt: skip
+        if ignored:
+            shown = ", ".join(ignored[:6]) + (", ..." if len(ignored) > 6 else "")
+            parts.append(f"state dict entries ignored (not linear or convolutional layers): {shown}")
         net.note = "; ".join(parts)
         return net
 
