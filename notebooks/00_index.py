@@ -56,6 +56,7 @@ from scipy.optimize import linprog
 
 import relu_frames_nb as rf
 from relu_frames_nb.viz import palette, plane
+from relu_frames_nb.viz.readable import readable
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1 selects the paper's sizes
 SEED = 11
@@ -320,7 +321,7 @@ for ax, layer, title in panels:
     ax.set_title(title, fontsize=11)
 plane.draw_collision(ax0, pair, layer=L)
 plane.draw_polytope_minima(ax1, pbe)
-fig
+readable(fig)  # text that reads at 9 px or more where the book shows it
 
 # %% [markdown]
 # Check of the picture: in each panel the labels $\phi_1, \dots, \phi_6$ are all there and no two of them

@@ -42,6 +42,7 @@ from matplotlib.figure import Figure
 
 import relu_frames_nb as rf
 from relu_frames_nb.viz import plane
+from relu_frames_nb.viz.readable import readable
 
 import exercises as ex  # the exercises' checkers: the folder exercises/ next to the notebooks
 
@@ -183,7 +184,7 @@ for ax, (name, layer) in zip(figw.subplots(1, 3), witness_layers.items()):
     inset.set_yticks([])
     ax.indicate_inset_zoom(inset, edgecolor="0.3")
     ax.set_title(f"{name}: a colliding pair in $\\mathbb{{B}}$", fontsize=11)
-figw
+readable(figw)  # text that reads at 9 px or more where the book shows it
 
 # %% [markdown]
 # ### Erratum: strict convexity

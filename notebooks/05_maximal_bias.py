@@ -51,6 +51,7 @@ from matplotlib.figure import Figure
 
 import relu_frames_nb as rf
 from relu_frames_nb.viz import palette, plane
+from relu_frames_nb.viz.readable import readable
 
 import exercises as ex  # the exercises' checkers: the folder exercises/ next to the notebooks
 
@@ -275,7 +276,7 @@ plane.draw_active_count(ax_cnt, L0a, domain=B, extent=box, resolution=RES, color
 plane.draw_domain(ax_cnt, B)
 plane.draw_frame_vectors(ax_cnt, Fa)
 ax_cnt.set_title(r"Example a: active elements for $\alpha=\mathbf{0}$", fontsize=10)
-fig
+readable(fig)  # text that reads at 9 px or more where the book shows it
 
 # %%
 G = plane.grid_points(box, resolution=RES)

@@ -68,6 +68,7 @@ from threadpoolctl import threadpool_limits
 import relu_frames_nb as rf
 from relu_frames_nb.local_invertibility import data_span
 from relu_frames_nb.viz import palette, space
+from relu_frames_nb.viz.readable import readable
 from relu_frames_nb.viz.widgets import DigitsExplorer
 
 FULL = rf.full_size()  # RELU_FRAMES_FULL=1: longer training with the constraint, more margins and samples
@@ -154,7 +155,7 @@ ax.set_xlabel("principal component 1 (whitened)")
 ax.set_ylabel("principal component 2")
 ax.set_title("the digits' PCA codes (2 of 3 coordinates)", fontsize=11)
 sub[1].colorbar(sc, ax=ax, label="label", ticks=range(10))
-fig
+readable(fig)  # text that reads at 9 px or more where the book shows it
 
 # %% [markdown]
 # ## 2. Is the first layer injective?
@@ -206,7 +207,7 @@ for ax, i in zip(axs, show):
                  fontsize=9, color=palette.BAD)
     ax.set_axis_off()
 fig.suptitle(f"digits where the raw layer is not locally invertible ({fail.size} of {X.shape[0]})", fontsize=11)
-fig
+readable(fig)  # text that reads at 9 px or more where the book shows it
 
 # %%
 for i in show:
@@ -327,7 +328,7 @@ for sf, (p, q), title in [(rows[0], (a, b), "pixel box [0, 16]^64"),
     axs[3].legend(fontsize=8, loc="upper right")
     axs[3].tick_params(labelsize=8)
     sf.suptitle(f"[reluinj0] {title}: two images, identical hidden activations", fontsize=10)
-fig
+readable(fig)  # text that reads at 9 px or more where the book shows it
 
 # %% [markdown]
 # ### 2c. The PCA network: ball and convex hull of the data
@@ -532,7 +533,7 @@ for j, i in enumerate(pick):
     axs[0, j].set_title(f"#{i}: {y[i]}", fontsize=9)
     axs[3, j].set_xlabel(f"error {err_noise[pos[j]]:.1f}", fontsize=8)
 fig.suptitle("[thm:leftinv] [prop:framealg] [prop:local-stability] digits from their hidden activations", fontsize=11)
-fig
+readable(fig)  # text that reads at 9 px or more where the book shows it
 
 # %%
 fig = Figure(figsize=(10, 3.6), layout="constrained")
@@ -554,7 +555,7 @@ ax1.set_ylabel("measured error")
 ax1.set_title("[prop:local-stability] noisy activations vs the bound", fontsize=11)
 ax1.legend(fontsize=8)
 ax1.grid(alpha=0.3)
-fig
+readable(fig)  # text that reads at 9 px or more where the book shows it
 
 # %% [markdown]
 # ## 4. Make it injective
@@ -736,7 +737,7 @@ ax1.set_ylabel("held-out accuracy")
 ax1.set_title("[thm:pbe] accuracy against the injectivity margin (lines: epochs)", fontsize=11)
 ax1.legend(fontsize=8, loc="lower left")
 ax1.grid(alpha=0.3)
-fig
+readable(fig)  # text that reads at 9 px or more where the book shows it
 
 # %% [markdown]
 # ## 5. The whole network

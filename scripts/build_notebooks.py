@@ -8,7 +8,9 @@ Usage (from the repository root; ``bash scripts/notebooks.sh`` sets up ``.venv``
 
 The notebooks are executed the way nbval runs them (nbclient, kernel ``python3``, working directory
 ``notebooks/``), never saved from a browser. Widget state is stored in the notebook metadata, so
-widgets render on nbviewer; 3-D viewers and explorers also carry a static PNG in their output.
+widgets render on nbviewer; 3-D viewers and explorers also carry a static PNG in their output. Each
+kernel first runs ``scripts/_figure_audit.py``: a figure's PNG records the size of its smallest text,
+which ``tests/test_figure_text.py`` checks as the book shows it.
 
 At the default size (``RELU_FRAMES_FULL`` unset) every notebook must run in ``--per-notebook``
 seconds (60) and the chain in ``--budget`` seconds (300); the script prints the run times and fails
@@ -20,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -68,6 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     import nbformat
 
     full = os.environ.get("RELU_FRAMES_FULL", "").strip() not in ("", "0")
+    # every kernel runs scripts/_figure_audit.py first (an IPython start-up file): its PNGs record their smallest text
+    audit = tempfile.TemporaryDirectory(prefix="rfnb-ipython-")
+    startup = Path(audit.name) / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "_figure_audit.py", startup / "00-rfnb-figure-audit.py")
+    os.environ["IPYTHONDIR"] = audit.name
     out = args.out.resolve() if args.out else NOTEBOOKS
     out.mkdir(parents=True, exist_ok=True)
     times: list[tuple[str, float]] = []

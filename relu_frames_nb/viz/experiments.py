@@ -22,6 +22,7 @@ from .. import experiments as ex
 from ..errors import InputError
 from ..zoo import platonic
 from . import palette
+from .readable import readable
 from .render3d import static_render
 
 __all__ = ["plot_propinj", "plot_isinj", "plot_conv", "plot_threshold"]
@@ -65,7 +66,7 @@ def plot_propinj(result: ex.PropinjResult, *, fig: Any = None, quantiles: bool =
     if not isinstance(result, ex.PropinjResult):
         raise InputError(f"result must be a PropinjResult; got {type(result).__name__}.")
     dims = list(dict.fromkeys(result.n.tolist()))
-    fig = fig or _figure((6.0 * len(dims), 4.2))
+    made, fig = fig is None, fig or _figure((6.0 * len(dims), 4.2))
     axes = fig.subplots(1, len(dims), sharey=True, squeeze=False)[0]
     it = result.iterations
     keep = it >= 1  # log axis
@@ -91,7 +92,7 @@ def plot_propinj(result: ex.PropinjResult, *, fig: Any = None, quantiles: bool =
     T = result.proportions.shape[1]
     spread = "±std (band), 10%/90% quantiles (dotted)" if quantiles else "±std (band)"
     fig.suptitle(f"Evolution towards injectivity: mean, {spread}; {T} trials")
-    return fig
+    return readable(fig) if made else fig  # a figure of our own: text readable in the book
 
 
 def plot_isinj(result: ex.IsinjResult, *, fig: Any = None, tag: str | None = None):
@@ -125,7 +126,7 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None, tag: str | None = Non
     # two panels per row, so that the figure stays readable at 100% zoom (text >= 9 pt at ~11 inches)
     ncols = min(V + 1, 2)
     nrows = -(-(V + 1) // ncols)
-    fig = fig or _figure((5.0 * ncols, 4.0 * nrows + 0.6))
+    made, fig = fig is None, fig or _figure((5.0 * ncols, 4.0 * nrows + 0.6))
     axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel()
     for ax in axes[V + 1 :]:
         ax.set_visible(False)
@@ -199,7 +200,7 @@ def plot_isinj(result: ex.IsinjResult, *, fig: Any = None, tag: str | None = Non
         f"(small n), m < 2n, and certified witnesses (LP search); blank: no exact verdict",
         fontsize=11,
     )
-    return fig
+    return readable(fig) if made else fig  # a figure of our own: text readable in the book
 
 
 def plot_conv(result: ex.ConvResult, *, fig: Any = None, band: str = "std", xscale: str = "log", tag: str | None = None):
@@ -231,7 +232,7 @@ def plot_conv(result: ex.ConvResult, *, fig: Any = None, band: str = "std", xsca
         raise InputError(f"band must be 'std' or 'minmax'; got {band!r}.")
     if xscale not in ("log", "linear"):
         raise InputError(f"xscale must be 'log' or 'linear'; got {xscale!r}.")
-    fig = fig or _figure((12.0, 4.2))
+    made, fig = fig is None, fig or _figure((12.0, 4.2))
     gs = fig.add_gridspec(1, 3)
     ax3 = fig.add_subplot(gs[0, 0], projection="3d")
     static_render(platonic("tetrahedron"), layers=["sphere", "facets", "edges", "vertices", "labels"], ax=ax3,
@@ -257,7 +258,7 @@ def plot_conv(result: ex.ConvResult, *, fig: Any = None, band: str = "std", xsca
     ax.grid(linestyle="--", alpha=0.5, which="both")
     ax.legend()
     ax.set_title(_tagged(tag, r"distance to $\alpha^{\mathbb{S}} = -1/\sqrt{3}$ (polytope bias; the paper prints $+1/\sqrt{3}$)"))
-    return fig
+    return readable(fig) if made else fig  # a figure of our own: text readable in the book
 
 
 def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | None = None):
@@ -275,17 +276,19 @@ def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | No
     Returns
     -------
     matplotlib.figure.Figure
-        Left: the share of zero-bias Gaussian layers injective on :math:`\mathbb{R}^n` against m/n,
+        Top left: the share of zero-bias Gaussian layers injective on :math:`\mathbb{R}^n` against m/n,
         one curve per n with its 95 % band (Wilson; undetermined layers widen it both ways and are
-        counted in the legend), the asymptotic anchors as vertical lines. Middle: the crossing of 1/2
+        counted in the legend), the asymptotic anchors as vertical lines. Below: the crossing of 1/2
         per n against 1/n (error bars: 1.96 standard errors of the logistic fit), the fit
-        ``q_inf + c / n`` extended to 1/n = 0, where the anchors sit. Right: at the largest n with
+        ``q_inf + c / n`` extended to 1/n = 0, where the anchors sit. Top right: at the largest n with
         biased columns, zero bias against a Gaussian bias on :math:`\mathbb{R}^n` and on the unit ball.
     """
     if not isinstance(result, ex.ThresholdResult):
         raise InputError(f"result must be a ThresholdResult; got {type(result).__name__}.")
-    fig = fig or _figure((16.0, 5.2))
-    axes = fig.subplots(1, 3)
+    made, fig = fig is None, fig or _figure((11.0, 8.8))
+    # the two probability panels side by side, the crossings (with the anchors' long names) below, full width
+    grid = fig.add_gridspec(2, 2)
+    axes = [fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[1, :]), fig.add_subplot(grid[0, 1])]
     ns = sorted(set(result.n.tolist()))
     colours = [palette.ELEMENT_COLORS[i % len(palette.ELEMENT_COLORS)] for i in range(len(ns))]
     styles = ["--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 1))]
@@ -340,7 +343,7 @@ def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | No
     ax.set_xlabel("1 / n")
     ax.set_ylabel("m / n at which half the layers are injective")
     ax.set_title(_tagged(tag, "crossings against 1/n and the asymptotic anchors"), fontsize=11)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper right", fontsize=8)  # the anchors' names are on the left
 
     ax = axes[2]
     cols = result.columns.tolist()
@@ -366,7 +369,7 @@ def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | No
     und = sum(v["undetermined"] for k, v in s.items() if isinstance(v, dict) and "undetermined" in v)
     fig.suptitle(
         f"Exact verdicts (half-space depth branch and bound; the ball by rf.check) for {s['zero bias']['layers']} zero-bias "
-        f"layers, {und} undetermined in all; bands: 95 % Wilson intervals",
+        f"layers,\n{und} undetermined in all; bands: 95 % Wilson intervals",
         fontsize=11,
     )
-    return fig
+    return readable(fig) if made else fig  # a figure of our own: text readable in the book

@@ -23,6 +23,7 @@ from ._draw2d import (
 )
 from ._plane2d import _Z, _style, default_extent
 from ._shapes2d import outline_patch
+from .readable import readable
 
 # ---------------------------------------------------------------------------------
 # The paper's figures
@@ -46,6 +47,7 @@ def figure1(*, resolution: int = 241, fig: Any = None) -> Any:
     -------
     matplotlib.figure.Figure
     """
+    made = fig is None
     from matplotlib.patches import Ellipse
 
     as_count(resolution, "resolution", minimum=2)
@@ -86,7 +88,7 @@ def figure1(*, resolution: int = 241, fig: Any = None) -> Any:
                          lw=1.2, zorder=_Z["domain"] + 10))  # fmt: skip
     a2.text(0.05, 0.55, "$K$", ha="center", va="center", fontsize=13, zorder=40)
     a2.set_title(r"$K\subseteq\Omega_1^\alpha\cap\Omega_2^\alpha$", fontsize=11)
-    return fig
+    return readable(fig) if made else fig  # a figure of our own: text readable in the book
 
 
 def figure2(*, resolution: int = 241, fig: Any = None) -> Any:
@@ -98,6 +100,7 @@ def figure2(*, resolution: int = 241, fig: Any = None) -> Any:
     -------
     matplotlib.figure.Figure
     """
+    made = fig is None
     res = as_count(resolution, "resolution", minimum=2)
     fig, axes = _new_figure(3, fig=fig)
     box = (-1.6, 1.6, -1.6, 1.6)
@@ -121,7 +124,7 @@ def figure2(*, resolution: int = 241, fig: Any = None) -> Any:
         line.set_linestyle("--")
     draw_domain(axes[1], Ball(2))
     axes[1].text(-1.5, -1.45, r"dashed: $\alpha=-\mathbf{1}$ on $\mathbb{B}$", fontsize=8, color=palette.INK)
-    return fig
+    return readable(fig) if made else fig  # a figure of our own: text readable in the book
 
 
 def figure3(*, resolution: int = 241, seed: int = 165, fig: Any = None) -> Any:
@@ -133,6 +136,7 @@ def figure3(*, resolution: int = 241, seed: int = 165, fig: Any = None) -> Any:
     -------
     matplotlib.figure.Figure
     """
+    made = fig is None
     res = as_count(resolution, "resolution", minimum=2)
     fig, (a0, a1, a2) = _new_figure(3, fig=fig)
     box = (-1.5, 1.5, -1.5, 1.5)
@@ -160,4 +164,4 @@ def figure3(*, resolution: int = 241, seed: int = 165, fig: Any = None) -> Any:
     draw_domain(a2, B)
     draw_frame_vectors(a2, Fa)
     a2.set_title(r"Example a: $K_2=\{x\in\mathbb{B}: 2\in J^*(x)\}$", fontsize=11)
-    return fig
+    return readable(fig) if made else fig  # a figure of our own: text readable in the book
