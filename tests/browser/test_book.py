@@ -458,32 +458,31 @@ def test_search_finds_omnidirectional(offline, base, shots):
     pg.screenshot(path=str(shots / "search.png"))
 
 
+def _search(pg, base: str, query: str, shown: str = "ul.search li a") -> None:
+    """Open the search page for ``query`` and wait until the search is done (results in their final order)."""
+    pg.goto(base + "search.html?q=" + urllib.parse.quote(query), wait_until="load")
+    pg.locator(shown).first.wait_for(timeout=30_000)
+    pg.wait_for_function("() => document.querySelector('#search-progress') === null || "
+                         "!/Preparing|Searching/.test(document.querySelector('#search-progress').textContent)",
+                         timeout=30_000)  # fmt: skip
+
+
 @pytest.mark.parametrize(("query", "target"), [
     ("exact verdict", "relu_frames_nb.check.html"),  # the deprecated rf.exact_verdict: its replacement first
     ("local invertibility", "relu_frames_nb.local_invertibility.html"),  # a public function, named with spaces
     ("rf.polytope_bias", "relu_frames_nb.polytope_bias.html"),
 ])  # fmt: skip
 def test_search_ranks_the_named_page_first(offline, base, query, target):
-    pg = offline
-    pg.goto(base + "search.html?q=" + urllib.parse.quote(query), wait_until="load")
-    pg.locator("ul.search li a").first.wait_for(timeout=30_000)
-    pg.wait_for_function("() => document.querySelector('#search-progress') === null || "
-                         "!/Preparing|Searching/.test(document.querySelector('#search-progress').textContent)",
-                         timeout=30_000)  # fmt: skip
-    hrefs = pg.locator("ul.search li > a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    _search(offline, base, query)
+    hrefs = offline.locator("ul.search li > a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
     assert hrefs and hrefs[0].split("#")[0].endswith("api/generated/" + target), (query, hrefs[:5])
 
 
 @pytest.mark.parametrize("query", ["maximal bias", "rectifying", "polytope bias estimation"])
 def test_search_snippets_read_as_text(offline, base, query):
     """Snippets show formulas as text (no TeX delimiters or commands) and none of the theme's controls."""
-    pg = offline
-    pg.goto(base + "search.html?q=" + urllib.parse.quote(query), wait_until="load")
-    pg.locator("ul.search li p.context").first.wait_for(timeout=30_000)
-    pg.wait_for_function("() => document.querySelector('#search-progress') === null || "
-                         "!/Preparing|Searching/.test(document.querySelector('#search-progress').textContent)",
-                         timeout=30_000)  # fmt: skip
-    snippets = pg.locator("ul.search li p.context").all_inner_texts()
+    _search(offline, base, query, shown="ul.search li p.context")
+    snippets = offline.locator("ul.search li p.context").all_inner_texts()
     assert snippets, query
     bad = [t for t in snippets if re.search(r"\\[()\[\]]|\\[A-Za-z]{2,}|System Settings|\bLight\b.*\bDark\b", t)]
     assert not bad, f"{query}: snippets with TeX or the theme's words: {bad[:3]}"
