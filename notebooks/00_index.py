@@ -33,7 +33,7 @@
 # * **On Binder**: the repository's `binder/` folder describes the environment. Open
 #   `https://mybinder.org/v2/gh/<owner>/<repo>/HEAD?urlpath=lab/tree/notebooks/00_index.ipynb`, with
 #   `<owner>/<repo>` the GitHub repository of the kit; the playground as a Voilà app is
-#   `...?urlpath=voila/render/notebooks/12_playground.ipynb`.
+#   `...?urlpath=voila/render/notebooks/12_playground.ipynb%3Ftemplate%3Drelu-frames`.
 
 # %% [markdown]
 # * **Sizes**: every notebook runs at a fast default size (well under a minute each on two cores).

@@ -28,7 +28,8 @@
 # **As an app.** With Voilà the code cells disappear and only the explorers remain:
 # `voila notebooks/12_playground.ipynb` from the repository root (the kit's test environment has
 # Voilà), or on Binder
-# `https://mybinder.org/v2/gh/<owner>/<repo>/HEAD?urlpath=voila/render/notebooks/12_playground.ipynb`.
+# `https://mybinder.org/v2/gh/<owner>/<repo>/HEAD?urlpath=voila/render/notebooks/12_playground.ipynb%3Ftemplate%3Drelu-frames`
+# (the kit's Voilà template, which hides the same cells and asks nothing from a CDN).
 # The repository's `voila.json` (read from the directory Voilà starts in) removes the cells tagged
 # `voila-hide` — this paragraph, the check cells, the exercises and their solutions — so a class sees
 # only the explorers and their explanations.

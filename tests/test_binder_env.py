@@ -7,6 +7,7 @@ skip it during local work; CI never sets it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -24,6 +25,28 @@ def test_binder_files_describe_the_environment():
     assert any(ln.startswith("voila") for ln in lines), "the playground is served with Voila on Binder"
     runtime = (ROOT / "binder" / "runtime.txt").read_text(encoding="utf-8").strip()
     assert runtime.startswith("python-3."), runtime
+
+
+def test_binder_start_puts_the_kit_template_and_its_server_config_on_the_paths():
+    env = {k: v for k, v in os.environ.items() if k not in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH")}
+    out = subprocess.run(["bash", str(ROOT / "binder" / "start"), "env"], env=env, capture_output=True, text=True,
+                         check=True).stdout  # fmt: skip
+    paths = dict(line.split("=", 1) for line in out.splitlines() if line.startswith("JUPYTER_"))
+    template = Path(paths["JUPYTER_PATH"].split(os.pathsep)[0]) / "voila" / "templates" / "relu-frames"
+    assert (template / "index.html.j2").is_file()
+    config = Path(paths["JUPYTER_CONFIG_PATH"].split(os.pathsep)[0]) / "jupyter_server_config.json"
+    settings = json.loads(config.read_text(encoding="utf-8"))["ServerApp"]["tornado_settings"]
+    assert settings == {"mathjax_url": None, "mathjax_config": None}  # both null: Voila's page then loads no MathJax
+    assert os.access(ROOT / "binder" / "start", os.X_OK) and os.access(ROOT / "binder" / "postBuild", os.X_OK)
+
+
+def test_the_kit_template_hides_what_voila_json_hides():
+    """Voila's server extension (Binder) ignores voila.json's preprocessors: the template's conf.json repeats them."""
+    hidden = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))["TagRemovePreprocessor"]["remove_cell_tags"]
+    conf = json.loads((ROOT / "share/jupyter/voila/templates/relu-frames/conf.json").read_text(encoding="utf-8"))
+    (step,) = conf["preprocessors"].values()
+    assert step["type"].endswith("TagRemovePreprocessor") and step["enabled"] is True
+    assert sorted(step["remove_cell_tags"]) == sorted(hidden)
 
 
 @pytest.mark.skipif(os.environ.get("RFNB_SKIP_BINDER") == "1", reason="RFNB_SKIP_BINDER=1")

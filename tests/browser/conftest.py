@@ -166,6 +166,16 @@ def _jupyter_env(home: Path, kit_templates: bool = False) -> dict[str, str]:
     return env
 
 
+def _binder_env(home: Path) -> dict[str, str]:
+    """The environment binder/start gives the server on Binder (its JUPYTER_PATH), over the tests' own."""
+    env = _jupyter_env(home)
+    out = subprocess.run(["bash", str(REPO / "binder" / "start"), "env"], env=env, capture_output=True, text=True,
+                         check=True).stdout  # fmt: skip
+    for key in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH"):
+        env[key] = next(line.split("=", 1)[1] for line in out.splitlines() if line.startswith(key + "="))
+    return env
+
+
 # ----------------------------------------------------------------------------------
 # servers
 # ----------------------------------------------------------------------------------
@@ -265,6 +275,12 @@ KIT_JUPYTER_PATH = REPO / "share" / "jupyter"
 
 def _server_command(kind: str, port: int, token: str, root: Path, notebook: str | None) -> list[str]:
     common = ["--no-browser", f"--port={port}"]
+    if kind == "voila-binder":  # Binder: a Jupyter server whose Voila extension renders /voila/render/...
+        cmd = [sys.executable, "-m", "jupyter", "server", *common, "--ip=127.0.0.1", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0"]  # fmt: skip
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            cmd.append("--allow-root")
+        return cmd
     if kind in ("voila", "voila-app"):
         cmd = [sys.executable, "-m", "voila", str(root / notebook), *common, "--Voila.ip=127.0.0.1", f"--token={token}"]
         cmd += ["--Voila.port_retries=0", "--VoilaConfiguration.show_tracebacks=True"]
@@ -300,7 +316,7 @@ def running_server(kind: str, home: Path, log_dir: Path, notebook: str | None = 
             proc = subprocess.Popen(
                 _server_command(kind, port, token, root, notebook),
                 cwd=root,
-                env=_jupyter_env(home, kit_templates=kind == "voila-app"),
+                env=_binder_env(home) if kind == "voila-binder" else _jupyter_env(home, kit_templates=kind == "voila-app"),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -346,6 +362,15 @@ def voila_app_server(jupyter_home, artifacts_dir):
     spec.loader.exec_module(app)
     app.vendor_fontawesome()
     with running_server("voila-app", jupyter_home, artifacts_dir, notebook=f"{CHAIN_PLAYGROUND.stem}.ipynb") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def voila_binder_server(jupyter_home, artifacts_dir):
+    """The playground as Binder serves it: binder/postBuild (Font Awesome into the kit's template), binder/start
+    (the template on JUPYTER_PATH), a Jupyter server with Voila's extension; the URL asks for the template."""
+    subprocess.run(["bash", str(REPO / "binder" / "postBuild")], check=True, capture_output=True)
+    with running_server("voila-binder", jupyter_home, artifacts_dir) as server:
         yield server
 
 

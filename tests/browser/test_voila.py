@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import CHAIN_PLAYGROUND
 from .jupyter_ui import (
     LOAD_TIMEOUT,
     RUN_TIMEOUT,
@@ -115,3 +116,32 @@ def test_the_class_app_asks_nothing_outside_the_machine(page, voila_app_server, 
     assert all("/voila/templates/relu-frames/static/fontawesome/" in u for _, u in served)
     assert page.locator("a[href$='.ipynb']").count() == 0  # a link to another notebook would answer 403 here
     assert_no_widget_errors(page)
+
+
+def test_binder_serves_the_app_in_the_kit_template_with_nothing_from_outside(page, voila_binder_server, artifacts_dir):
+    """The README's Binder link for the app, as Binder serves it (binder/postBuild, binder/start, Voila's extension)."""
+    outside, served = [], []
+    local = voila_binder_server.base.rstrip("/")
+
+    def route(r):
+        if r.request.url.startswith(local):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("response", lambda r: "fontawesome" in r.url and served.append((r.status, r.url)))
+    page.goto(voila_binder_server.url(f"/voila/render/{CHAIN_PLAYGROUND.stem}.ipynb", template="relu-frames"),
+              wait_until="domcontentloaded", timeout=LOAD_TIMEOUT)  # fmt: skip
+    page.locator("#rendered_cells").first.wait_for(state="visible", timeout=RUN_TIMEOUT)
+    page.locator(".rfnb-reconstruction-playground").first.wait_for(timeout=LOAD_TIMEOUT)
+    assert outside == [], f"the Binder app asked outside the machine: {outside[:5]}"
+    # the kit's template hides what voila.json hides for a plain `voila` (the extension does not read its preprocessors)
+    text = page.locator("body").inner_text()
+    shown = [t for t in NOT_FOR_THE_CLASS if t in text]
+    assert not shown, f"the Binder app shows what is not for the class: {shown}"
+    assert sorted(u.rsplit("/", 1)[1] for s, u in served if s == 200) == ["all.min.css", "v4-shims.min.css"], served
+    assert all("/voila/templates/relu-frames/static/fontawesome/" in u for _, u in served)
+    assert_no_widget_errors(page)
+    page.screenshot(path=str(artifacts_dir / "voila-binder-app.png"), full_page=True)
