@@ -369,7 +369,9 @@ def voila_app_server(jupyter_home, artifacts_dir):
 def voila_binder_server(jupyter_home, artifacts_dir):
     """The playground as Binder serves it: binder/postBuild (Font Awesome into the kit's template), binder/start
     (the template on JUPYTER_PATH), a Jupyter server with Voila's extension; the URL asks for the template."""
-    subprocess.run(["bash", str(REPO / "binder" / "postBuild")], check=True, capture_output=True)
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])  # `python` is the kit's
+    subprocess.run(["bash", str(REPO / "binder" / "postBuild")], check=True, capture_output=True,
+                   env=dict(os.environ, PATH=path))  # fmt: skip
     with running_server("voila-binder", jupyter_home, artifacts_dir) as server:
         yield server
 
