@@ -142,3 +142,18 @@ def test_bad_arguments():
         check_on_image(ws, 0, Box(-np.ones(2), np.ones(2)), budget=Budget(5))
     with pytest.raises(ValueError, match="unbounded"):
         check_on_image(ws, 1, rf.RealSpace(2), budget=Budget(5))
+
+
+def test_an_infeasible_model_is_never_a_certificate(monkeypatch):
+    import relu_frames_nb.network.image as image
+
+    real = image.solve_model
+
+    def infeasible(c, integrality, *args, **kwargs):  # the MILPs report "infeasible"; the bound LPs run as they are
+        out = real(c, integrality, *args, **kwargs)
+        return out if not np.any(integrality) else type(out)(2, None, None, None, 0)
+
+    monkeypatch.setattr(image, "solve_model", infeasible)
+    res = check_on_image(_net(118), 1, Box(-np.ones(2), np.ones(2)), budget=Budget(30))
+    assert res.status == "undetermined" and res.lower is None
+    assert any("numerical trouble" in note for note in res.notes)

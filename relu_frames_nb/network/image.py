@@ -381,9 +381,10 @@ def _check(weights, k, K, budget, local_pair, res: ImageResult, t0: float) -> Im
         sol = solve_model(obj, integrality, bounds, cons, time_limit=max(0.5 * budget.remaining(), 0.05),
                           binaries=res.binaries)  # fmt: skip
         n_forced = int(forced.sum())
-        if sol is not None and sol.status == 2:  # the image is empty: K is empty (cannot happen for a domain)
-            res.lower = 10**9
-        elif sol is not None and sol.mip_dual_bound is not None and np.isfinite(sol.mip_dual_bound):
+        if sol is not None and sol.status == 2:
+            # the image of a non-empty domain is not empty: "infeasible" is the solver's numerics, never a proof
+            res.notes.append("the solver found the encoded image empty (numerical trouble): no bound taken from it")
+        elif sol is not None and sol.status in (0, 1) and sol.mip_dual_bound is not None and np.isfinite(sol.mip_dual_bound):
             res.lower = n_forced + int(np.ceil(float(sol.mip_dual_bound) - 1e-6))
         if sol is not None and sol.x is not None:
             x = np.asarray(sol.x[: desc.n]) * s
