@@ -94,10 +94,11 @@ def test_chain_playground_is_an_app_with_three_live_explorers(page, voila_chain_
     page.screenshot(path=str(artifacts_dir / "voila-chain-playground.png"), full_page=True)
 
 
-def test_the_class_app_asks_nothing_outside_the_machine(page, voila_app_server, artifacts_dir):
-    """bash scripts/app.sh: the playground in the kit's Voilà template; Font Awesome comes from the template."""
+
+def _only_this_machine(page, server) -> tuple[list, list]:
+    """Abort every request that leaves ``server``; returns the aborted URLs and the (status, URL) of Font Awesome files."""
     outside, served = [], []
-    local = voila_app_server.base.rstrip("/")
+    local = server.base.rstrip("/")
 
     def route(r):
         if r.request.url.startswith(local):
@@ -108,6 +109,12 @@ def test_the_class_app_asks_nothing_outside_the_machine(page, voila_app_server, 
 
     page.route("**/*", route)
     page.on("response", lambda r: "fontawesome" in r.url and served.append((r.status, r.url)))
+    return outside, served
+
+
+def test_the_class_app_asks_nothing_outside_the_machine(page, voila_app_server, artifacts_dir):
+    """bash scripts/app.sh: the playground in the kit's Voilà template; Font Awesome comes from the template."""
+    outside, served = _only_this_machine(page, voila_app_server)
     page.goto(voila_app_server.url("/"), wait_until="domcontentloaded", timeout=LOAD_TIMEOUT)
     page.locator("#rendered_cells").first.wait_for(state="visible", timeout=RUN_TIMEOUT)
     page.locator(".rfnb-polytope-explorer-3d").first.wait_for(timeout=LOAD_TIMEOUT)
@@ -120,18 +127,7 @@ def test_the_class_app_asks_nothing_outside_the_machine(page, voila_app_server, 
 
 def test_binder_serves_the_app_in_the_kit_template_with_nothing_from_outside(page, voila_binder_server, artifacts_dir):
     """The README's Binder link for the app, as Binder serves it (binder/postBuild, binder/start, Voila's extension)."""
-    outside, served = [], []
-    local = voila_binder_server.base.rstrip("/")
-
-    def route(r):
-        if r.request.url.startswith(local):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-
-    page.route("**/*", route)
-    page.on("response", lambda r: "fontawesome" in r.url and served.append((r.status, r.url)))
+    outside, served = _only_this_machine(page, voila_binder_server)
     page.goto(voila_binder_server.url(f"/voila/render/{CHAIN_PLAYGROUND.stem}.ipynb", template="relu-frames"),
               wait_until="domcontentloaded", timeout=LOAD_TIMEOUT)  # fmt: skip
     page.locator("#rendered_cells").first.wait_for(state="visible", timeout=RUN_TIMEOUT)
