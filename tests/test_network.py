@@ -420,6 +420,8 @@ def test_finite_domain_is_exact_by_forward_pass():
     v = rf.check(net, X[1:])
     assert v.status == Status.INJECTIVE and "exact" in v.text
     assert v.certificate is not None and v.certificate.kind == "finite set"
+    two = Network.from_weights([(W, np.zeros(3)), (np.eye(3), np.ones(3))])
+    assert [c.details["input_set"] for c in rf.check(two, X[1:]).layers] == ["K", "image"]  # the points' own images
 
 
 def test_bad_arguments():

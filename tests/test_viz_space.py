@@ -14,6 +14,7 @@ import relu_frames_nb as rf  # noqa: E402
 from relu_frames_nb.bias.correlated import most_correlated_basis  # noqa: E402
 from relu_frames_nb.bias.polytope import inscribing_polytope  # noqa: E402
 from relu_frames_nb.viz import space  # noqa: E402
+from relu_frames_nb.viz.readable import BOOK_COLUMN_PX  # noqa: E402
 
 FRAMES = {
     "tetrahedron": lambda: rf.zoo.platonic("tetrahedron"),
@@ -405,10 +406,6 @@ def test_paper_3d_figures_options():
     assert fig.axes[0].get_title().startswith("[fig:poly]")
     with pytest.raises(ValueError, match="elev"):
         space.figure_poly(F, elev=(1, 2))
-
-
-#: the width at which the book's column shows a stored figure (measured: 704 px at a 1300 px window)
-BOOK_COLUMN_PX = 704
 
 
 @pytest.mark.parametrize("make", [space.figure_poly, space.figure4])

@@ -228,15 +228,17 @@ def _check_finite(net: Network, K: Domain, t0: float, budget: Budget) -> Verdict
             if found is not None:
                 break
         dom = where if k == 1 else f"the images of {where}"
+        input_set = "K" if k == 1 else "image"  # the data's own images: the true input set
         name = _layer_name(net, k - 1)
         if found is None:
             text = _line(name, W.shape[1], W.shape[0], dom, Status.INJECTIVE, f"exact: the {N} points keep distinct outputs")
-            checks.append(Verdict(Status.INJECTIVE, "finite set", text, dom, details={"layer": name}))
+            checks.append(Verdict(Status.INJECTIVE, "finite set", text, dom, details={"layer": name, "input_set": input_set}))
             continue
         pair, pair_layer = found, k
         text = _line(name, W.shape[1], W.shape[0], dom, Status.NOT_INJECTIVE,
                      f"two data points {vec(found[0], limit=6)} and {vec(found[1], limit=6)} collide here")  # fmt: skip
-        checks.append(Verdict(Status.NOT_INJECTIVE, "finite set", text, dom, pair=found, details={"layer": name}))
+        checks.append(Verdict(Status.NOT_INJECTIVE, "finite set", text, dom, pair=found,
+                              details={"layer": name, "input_set": input_set}))  # fmt: skip
         break
     if pair is None:
         status, text = Status.INJECTIVE, f"injective on {where} — exact: no two points share a network output"

@@ -120,9 +120,7 @@ class _Model:
     """
 
     def __init__(self, desc: LinearDescription, s: float):
-        self.desc, self.s = desc, s
         n, ne = desc.n, desc.n_extra
-        self.nx = n
         self.n_vars = n + ne
         self.lower = list(np.r_[desc.lower[:n] / s, desc.lower[n:]])
         self.upper = list(np.r_[desc.upper[:n] / s, desc.upper[n:]])
