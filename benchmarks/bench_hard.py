@@ -47,9 +47,13 @@ def decided(v) -> bool:
     return str(v.status) in ("injective", "not injective")
 
 
-def without_depth(L: rf.ReLULayer, K: rf.Domain, limit: float):
-    """The exact engine as before issue 17 (no half-space depth stage), same process, same limit."""
-    return solve_exact(L.frame.vectors, np.asarray(L.alpha, float), K, budget=Budget(limit), depth=False)
+def without_depth(L: rf.ReLULayer, K: rf.Domain, limit: float, depth: bool | str = False):
+    """The exact engine as before issue 17 (no half-space depth stage), same process, same limit.
+
+    ``depth="directions"``: the engine before the search over removal sets on the domain (the depth
+    questions on directions only).
+    """
+    return solve_exact(L.frame.vectors, np.asarray(L.alpha, float), K, budget=Budget(limit), depth=depth)
 
 
 def zero_bias_layer(n: int, t: int) -> rf.ReLULayer:
@@ -125,25 +129,28 @@ def biased(dims, per_domain: int, limit: float, baseline: bool) -> list[dict]:
         t0 = time.perf_counter()
         v = rf.check(L, K, time_limit=limit, progress=False)
         sec = time.perf_counter() - t0
-        row = {"n": n, "kind": kind, "ok": decided(v) and sec <= limit + 1.0, "seconds": sec, "before": None}
-        line = f"n={n:>2} m={L.m:>3} {kind:<13} α={float(L.alpha[0]):+.3f}: {v.status:<14} {v.method:<18} {sec:6.1f} s"
-        if baseline:
+        row = {"n": n, "kind": kind, "ok": decided(v) and sec <= limit + 1.0, "seconds": sec, "before": None,
+               "directions": None}  # fmt: skip
+        line = f"n={n:>2} m={L.m:>3} {kind:<13} α={float(L.alpha[0]):+.3f}: {v.status:<14} {v.method:<24} {sec:6.1f} s"
+        for key, depth, label in (("directions", "directions", "directions only"), ("before", False, "without depth")):
+            if not baseline:
+                break
             t0 = time.perf_counter()
-            b = without_depth(L, K, limit)
+            b = without_depth(L, K, limit, depth)
             bsec = time.perf_counter() - t0
-            row["before"] = decided(b) and bsec <= limit + 1.0
-            line += f"   without depth: {b.status:<14} {bsec:6.1f} s"
+            row[key] = decided(b) and bsec <= limit + 1.0
+            line += f"   {label}: {b.status:<14} {bsec:6.1f} s"
         print(line, flush=True)
         rows.append(row)
     return rows
 
 
-def _share(rows, sel) -> tuple[float, float | None, int]:
+def _share(rows, sel, key: str = "before") -> tuple[float, float | None, int]:
     part = [r for r in rows if sel(r)]
     if not part:
         return float("nan"), None, 0
     now = sum(r["ok"] for r in part) / len(part)
-    base = [r["before"] for r in part if r["before"] is not None]
+    base = [r[key] for r in part if r[key] is not None]
     return now, (sum(base) / len(base) if base else None), len(part)
 
 
@@ -170,8 +177,10 @@ def main() -> list[Target]:
         ("n = 10..12, five domains", lambda r: 10 <= r["n"] <= 12, 0.95),
     ):
         now, before, k = _share(rows, sel)
+        _, directions, _ = _share(rows, sel, "directions")
         if k:
-            text = f"biased {label}: decided within 60 s ({k} layers; without depth: {before:.0%})"
+            text = (f"biased {label}: decided within 60 s ({k} layers; without depth: {before:.0%}; "
+                    f"directions only: {directions:.0%})")  # fmt: skip
             targets.append(at_least(text, 100 * now, 100 * share, "%"))
     if full:
         rows16 = biased((16,), 4, 60.0, baseline=False)

@@ -13,7 +13,8 @@ rectifying       alpha-rectifying tests, maximal domain, collision witnesses
 local_invertibility  on a data set: where the active sub-frame spans the data's span
 zero_bias        the exact zero-bias test (Tukey depth of the origin)
 depth            exact half-space depth by branch and bound (zero bias and R^n beyond the Tukey
-                 enumeration's reach)
+                 enumeration's reach), and the same search on the points of a ball or polytope
+                 (fewest_active_exceeds)
 bias/            most correlated bases and maximal constant bias (correlated),
                  sampling-based estimation (sampling), the inscribing polytope and
                  omnidirectionality (inscribing), polytope bias estimation (polytope),
@@ -50,7 +51,7 @@ from .bias.estimate import BiasEstimate
 from .bias.inscribing import InscribingPolytope, complete_omnidirectional, inscribing_polytope, is_omnidirectional
 from .bias.polytope import polytope_bias, polytope_bias_exterior
 from .bias.sampling import sampling_bias
-from .depth import DepthSearch, halfspace_depth_at_least
+from .depth import DepthSearch, fewest_active_exceeds, halfspace_depth_at_least
 from .domains import (
     Ball,
     Box,
@@ -143,6 +144,7 @@ __all__ = [
     "sampling_bias",
     "tukey_depth_origin",
     "halfspace_depth_at_least",
+    "fewest_active_exceeds",
     "DepthSearch",
     "zero_bias_injective",
     "TukeyDepth",

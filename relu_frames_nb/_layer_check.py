@@ -373,9 +373,10 @@ def _exact_text(ex: ExactResult, where: str, fast: _Fast | None, pair: tuple | N
 def _exact_certificate(ex: ExactResult, where: str) -> Certificate:
     kinds = {"milp": "MILP dual bound", "hyperplanes": "hyperplane LPs", "zero bias": "MILP dual bound (zero bias)",
              "depth": "half-space depth (branch and bound)", "finite set": "finite set",
-             "single point": "single point"}  # fmt: skip
+             "removal sets": "removal sets on the domain (branch and bound)", "single point": "single point"}  # fmt: skip
     statement = ex.text.split("proof: ", 1)[1] if "proof: " in ex.text else ex.text.split(" — ", 1)[-1]
-    tolerances = {} if ex.method in ("finite set", "single point") else {"bias_raised_by": EPS}
+    # the searches over removal sets prove the bias as given (every bound verified with rounding bounds)
+    tolerances = {} if ex.method in ("finite set", "single point", "removal sets") else {"bias_raised_by": EPS}
     if ex.method == "depth":  # proved for every direction of R^n: the domain is a subset (monotonicity)
         where = f"R^{ex.domain.n}" if ex.domain.whole_space or "subset" in statement or "direction" in statement else where
     return Certificate(kinds.get(ex.method, ex.method), statement, domain=where, lower_bound=ex.lower_bound,

@@ -455,7 +455,7 @@ def test_highs_prints_nothing(capfd):
 
 
 def test_time_limit_gives_undetermined_with_bounds():
-    L = unit_layer(14, 140, -0.09, 7)
+    L = unit_layer(14, 140, -0.03, 7)  # (at -0.09 the search over removal sets proves it within the second)
     v = exact(L, rf.Ball(14), time_limit=1.0)
     assert v.status == "undetermined", v.text
     # (how closely the limit is kept is measured by benchmarks/bench_budget.py, not asserted here)

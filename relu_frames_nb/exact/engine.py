@@ -12,6 +12,11 @@ frame vectors in one hyperplane through 0 (:mod:`._hyperplanes`). Then
   on *any* subset of ``P`` (Thm I, first part), so shells and spheres are covered too.
   For frames with few hyperplanes an LP per hyperplane decides instead (method
   ``"hyperplanes"``): no point of ``K`` has all rows off a hyperplane's complement.
+* **certificate by removal sets** (:mod:`._removal`, before the MILP on balls, boxes,
+  polytopes and hulls): no ``h`` rows can be the only active ones at a point of ``K`` -- a
+  branch and bound whose every bound is a least-distance certificate checked with rounding
+  bounds, for the bias as given; wide layers (n = 10-12) that the MILP's relaxation cannot
+  bound are decided this way.
 * **witness**: a point of ``K`` whose active rows do not span, turned into two distinct
   points of ``K`` with the same output (:mod:`._witness`), kept only after the package's one
   pair check and a certain membership test.
@@ -43,6 +48,7 @@ from ..domains import Domain
 from ._cases import finite_result, prepare, subproblems, unsupported
 from ._homogeneous import depth_mode, depth_stage
 from ._hyperplanes import HyperplaneInfo, hyperplane_info
+from ._removal import removal_stage
 from ._result import ExactResult, make_result, short_vec
 from ._search import hyperplane_method, milp_method, near_zero_bias, sample_search, zero_bias_certificate
 from ._state import Run, lowest
@@ -67,7 +73,8 @@ def solve_exact(
     n_samples: int = 2000,
     rng: Any = None,
     max_subsets: int = 200_000,
-    depth: bool = True,
+    depth: bool | str = True,
+    removal_share: float = 0.5,
 ) -> ExactResult:
     r"""Decide whether ``ReLU(W x - alpha)`` is injective on ``K`` (see the module docstring).
 
@@ -93,9 +100,13 @@ def solve_exact(
     max_subsets : int
         ``h`` is computed exactly when ``C(m, n-1) <= max_subsets``; otherwise general
         position is assumed and checked as far as cheap.
-    depth : bool
-        Ask the half-space depth search (zero bias, R^n, R^n as a superset) with ``method="auto"``;
-        False gives the pipeline without it (a baseline for benchmarks).
+    depth : bool or "directions"
+        Ask the half-space depth search (zero bias, R^n, R^n as a superset) and the search over removal
+        sets on the domain (:mod:`._removal`) with ``method="auto"``; ``"directions"`` asks only the
+        former, False neither (baselines for benchmarks).
+    removal_share : float
+        The share of the time left that the search over removal sets may use before the MILP (a fifth of
+        it beyond 16 dimensions).
 
     Returns
     -------
@@ -105,7 +116,8 @@ def solve_exact(
     rng = np.random.default_rng(0) if rng is None else rng
     state: dict = {}
     try:
-        return _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, max_subsets, state, depth)
+        return _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, max_subsets, state, depth,
+                       removal_share)  # fmt: skip
     except BudgetExhausted as exc:
         run, subs, info = state.get("run"), state.get("subs"), state.get("info")
         info = info or HyperplaneInfo(0, False, "not computed (time limit)", usable=False)
@@ -118,7 +130,8 @@ def solve_exact(
                            0 if run is None else run.n_solves, "", notes, text)  # fmt: skip
 
 
-def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, max_subsets, state, depth=True) -> ExactResult:
+def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, max_subsets, state, depth=True,
+            removal_share=0.5) -> ExactResult:  # fmt: skip
     if K.finite:
         return finite_result(W, alpha, K, t0, budget)
     bad = unsupported(K)
@@ -158,6 +171,19 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
             return _finish(run, subs, info, "depth", t0, certified=False)
     if deciding:  # the depth search ran out of time or proved nothing: the cheap witnesses after all
         sample_search(run, subs, h, n_samples, rng)
+    # 3. points of the domain: removal sets on the ball or polytope itself (or on a ball around it)
+    if run.pair is None and ask_depth and depth is True and not deciding and not run.Kr.whole_space:
+        # beyond 16 dimensions the search rarely closes (a tenth of the time keeps its quick witnesses)
+        got = removal_stage(run, info, removal_share if d <= 16 else 0.2 * removal_share)
+        if got is not None:
+            status, proof = got
+            text = f"injective on {run.K.describe()} — proof: {proof}"
+            if not info.exact:
+                text += "; h assumed (general position, checked)"
+            return make_result(run.K, status, h + 1, run.upper, info, None, time.perf_counter() - t0, run.n_solves,
+                               "removal sets", run.notes, text)  # fmt: skip
+        if run.pair is not None:
+            return _finish(run, subs, info, "removal sets", t0, certified=False)
     if run.pair is None and method != "hyperplanes" and near_zero_bias(run) and info.usable:
         if zero_bias_certificate(run, h):
             proof = f"at zero bias every direction keeps more than h = {h} frame vectors active (MILP on the faces"
