@@ -86,6 +86,9 @@ class DepthSearch:
     point : ndarray or None
         :func:`fewest_active_exceeds` only: when shallow, a point of the domain (strictly inside it, by a
         margin) where every row not removed is strictly inactive.
+    lower : int
+        :func:`fewest_active_exceeds` only: a lower bound on the fewest active rows reached when undetermined
+        (the disjoint sets of rows packed at the root, each of which holds an active row at every point).
     """
 
     status: str
@@ -96,6 +99,7 @@ class DepthSearch:
     circuits: int
     seconds: float
     point: np.ndarray | None = None
+    lower: int = 0
 
     @property
     def deep(self) -> bool:
@@ -203,6 +207,7 @@ class _Search:
         self.count = np.zeros(2 * self.m)  # how many verified circuits each point is in: branch on the busiest first
         self.bits = 1 << np.arange(2 * self.m, dtype=object)
         self.lazy = 0  # points added during the search (never removed, never branched on)
+        self.root_bound = 0
         unit = np.vstack([P, -P])
         self.M = np.vstack([unit.T, np.ones((1, 2 * self.m))])
         self.b = np.zeros(self.n + 1)
@@ -265,11 +270,10 @@ class _Search:
 
     def run(self, removed: int, kept: int) -> int | None:
         self.nodes += 1
-        if self.nodes % 64 == 0:
-            if self.tick is not None:
-                self.tick(self.nodes)
-            if time.perf_counter() > self.deadline:
-                raise TimeoutError
+        if self.tick is not None and self.nodes % 64 == 0:
+            self.tick(self.nodes)
+        if time.perf_counter() > self.deadline:  # every node: a node of a wide layer can take 10 ms
+            raise TimeoutError
         t = bin(removed).count("1")
         first = self.signed(removed, kept, self.full & ~removed)
         while first is None:
@@ -298,6 +302,8 @@ class _Search:
                 return None
             used |= f
             C = self.signed(removed, kept, (free & ~used) | kept)
+        if self.nodes == 1:
+            self.root_bound = g  # disjoint circuits at the root: each holds a point that must be removed
         # branch on the smallest free part met (fewest children), the point in the most circuits
         # first: the later branches keep it, which closes them sooner
         f = best
@@ -702,10 +708,12 @@ def fewest_active_exceeds(
     try:
         T = search.run(0, kept_mask)
     except TimeoutError:
-        return DepthSearch("undetermined", k, None, None, search.nodes, len(search.verified), time.perf_counter() - t0)
+        return DepthSearch("undetermined", k, None, None, search.nodes, len(search.verified), time.perf_counter() - t0,
+                           lower=search.root_bound)  # fmt: skip
     seconds = time.perf_counter() - t0
     if T is None:
         status = "undetermined" if search.failed else "deep"
-        return DepthSearch(status, k, None, None, search.nodes, len(search.verified), seconds)
+        return DepthSearch(status, k, None, None, search.nodes, len(search.verified), seconds,
+                           lower=search.root_bound if search.failed else k + 1)  # fmt: skip
     removal = tuple(i for i in range(m) if T >> i & 1)
     return DepthSearch("shallow", k, removal, None, search.nodes, len(search.verified), seconds, point=search.point)

@@ -207,3 +207,14 @@ def test_check_uses_it_and_agrees_with_brute_force(kind, e):
             assert np.allclose(np.maximum(W @ x - alpha, 0), np.maximum(W @ y - alpha, 0), atol=1e-9 * s)
             assert K.contains(np.vstack([x, y])).all()
     assert any("removal sets" in str(mth) for mth in methods), methods
+
+
+def test_a_search_stopped_by_its_limit_keeps_a_valid_lower_bound():
+    W, rng = _layer(14, 140, 7)
+    alpha = np.full(140, -0.03)
+    res = fewest_active_exceeds(W, alpha, 13, radius=1.0, time_limit=0.5)
+    assert res.status == "undetermined"
+    X = rf.Ball(14).sample(20_000, seed=0)
+    assert 0 < res.lower <= int((X @ W.T >= alpha).sum(axis=1).min())
+    v = rf.check(rf.ReLULayer(W, alpha), rf.Ball(14), method="exact", time_limit=1.0, progress=False)
+    assert str(v.status) == "undetermined" and v.lower_bound is not None and v.lower_bound >= 1

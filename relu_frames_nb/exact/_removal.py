@@ -107,10 +107,11 @@ def search_set(Kr: Any) -> SearchSet | None:
     return SearchSet(center, radius, box, True, hull_separator(np.asarray(points, dtype=float)))
 
 
-def removal_stage(run: Run, info: HyperplaneInfo, share: float) -> tuple[str, str] | None:
+def removal_stage(run: Run, subs: list, info: HyperplaneInfo, share: float) -> tuple[str, str] | None:
     """Search removal sets on the domain with ``share`` of the time left; ``("injective", proof)`` when proved.
 
-    A point found with at most ``h`` active rows is handed to the witness construction (``run.pair``).
+    A point found with at most ``h`` active rows is handed to the witness construction (``run.pair``); a
+    lower bound reached on the way is given to the counting problems ``subs``.
     """
     found = search_set(run.Kr)
     if found is None or not info.usable:
@@ -133,6 +134,9 @@ def removal_stage(run: Run, info: HyperplaneInfo, share: float) -> tuple[str, st
             "least-distance certificate verified with rounding bounds)"
         )
         return "injective", proof
+    if res.status == "undetermined" and 0 < res.lower <= h:
+        for sub in subs:  # a bound on the search set holds on every piece of the domain inside it
+            sub.lower = max(sub.lower, res.lower)
     if res.status == "shallow" and res.point is not None:
         run.try_witness(res.point)
     return None

@@ -159,31 +159,18 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
     if not deciding:
         sample_search(run, subs, h, n_samples, rng)
     if run.pair is None and ask_depth:
-        got = depth_stage(run, info)
-        if got is not None:
-            status, proof = got
-            text = f"injective on {run.K.describe()} — proof: {proof}"
-            if not info.exact:
-                text += "; h assumed (general position, checked)"
-            return make_result(run.K, status, h + 1, run.upper, info, None, time.perf_counter() - t0, run.n_solves,
-                               "depth", run.notes, text)  # fmt: skip
-        if run.pair is not None:
-            return _finish(run, subs, info, "depth", t0, certified=False)
+        done = _stage_result(run, subs, info, t0, depth_stage(run, info), "depth")
+        if done is not None:
+            return done
     if deciding:  # the depth search ran out of time or proved nothing: the cheap witnesses after all
         sample_search(run, subs, h, n_samples, rng)
     # 3. points of the domain: removal sets on the ball or polytope itself (or on a ball around it)
     if run.pair is None and ask_depth and depth is True and not deciding and not run.Kr.whole_space:
         # beyond 16 dimensions the search rarely closes (a tenth of the time keeps its quick witnesses)
-        got = removal_stage(run, info, removal_share if d <= 16 else 0.2 * removal_share)
-        if got is not None:
-            status, proof = got
-            text = f"injective on {run.K.describe()} — proof: {proof}"
-            if not info.exact:
-                text += "; h assumed (general position, checked)"
-            return make_result(run.K, status, h + 1, run.upper, info, None, time.perf_counter() - t0, run.n_solves,
-                               "removal sets", run.notes, text)  # fmt: skip
-        if run.pair is not None:
-            return _finish(run, subs, info, "removal sets", t0, certified=False)
+        got = removal_stage(run, subs, info, removal_share if d <= 16 else 0.2 * removal_share)
+        done = _stage_result(run, subs, info, t0, got, "removal sets")
+        if done is not None:
+            return done
     if run.pair is None and method != "hyperplanes" and near_zero_bias(run) and info.usable:
         if zero_bias_certificate(run, h):
             proof = f"at zero bias every direction keeps more than h = {h} frame vectors active (MILP on the faces"
@@ -223,6 +210,20 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
         if run.pair is None and info.usable and all(s.certified for s in subs):
             return _finish(run, subs, info, "milp", t0, certified=True, boundary=boundary)
     return _finish(run, subs, info, used, t0, certified=False)
+
+
+def _stage_result(run: Run, subs: list, info: HyperplaneInfo, t0: float, got: tuple | None, method: str):
+    """The result of a stage that proved injectivity (``got``) or found a pair (``run.pair``); None otherwise."""
+    if got is not None:
+        status, proof = got
+        text = f"injective on {run.K.describe()} — proof: {proof}"
+        if not info.exact:
+            text += "; h assumed (general position, checked)"
+        return make_result(run.K, status, info.h + 1, run.upper, info, None, time.perf_counter() - t0, run.n_solves,
+                           method, run.notes, text)  # fmt: skip
+    if run.pair is not None:
+        return _finish(run, subs, info, method, t0, certified=False)
+    return None
 
 
 def _undetermined_text(K, t0, lower, upper, info, reason) -> str:
