@@ -561,17 +561,13 @@ class _DomainSearch(_Search):
         rest = np.flatnonzero(self._mask(self.full & ~removed)[: self.m])
         if rest.size == 0:
             return False
-        u, rho = self._nearest(rest, self.margin)
-        if u is None or not float(rho @ rho) > 0 or not rho[-1] < -1e-300:
-            return False  # no point with the margin (or the numbers cannot say where it is)
-        xi = -rho[:-1] / rho[-1]
-        if not float(np.linalg.norm(xi)) < 1 - self.margin:
-            return False
-        x = self.c + self.r * xi
-        L = self.L0[rest]
-        vals = L[:, : self.d] @ x + L[:, self.d]
-        slack = 1.01 * (self.d + 2) * _U * (np.abs(L[:, : self.d]) @ np.abs(x) + np.abs(L[:, self.d]))
-        if not np.all(vals < -slack):
+        # the point nearest the centre with every other row (and facet) below -margin: a wide margin first,
+        # so that the witness built there does not sit on a boundary
+        for margin in (1e-3, 1e-5, self.margin):
+            x = self._inside(rest, max(margin, self.margin))
+            if x is not None:
+                break
+        else:
             return False
         cut = None if self.separate is None else self.separate(x)
         if cut is None:
@@ -582,6 +578,22 @@ class _DomainSearch(_Search):
         self._add_cut(self.m - self.slots + self.cuts, *cut)
         self.cuts += 1
         return None
+
+    def _inside(self, rest: np.ndarray, margin: float) -> np.ndarray | None:
+        """The point nearest the centre where the points ``rest`` are below ``-margin`` and that far inside
+        the ball, checked on the caller's rows with rounding bounds; None if there is none.
+        """
+        u, rho = self._nearest(rest, margin)
+        if u is None or not float(rho @ rho) > 0 or not rho[-1] < -1e-300:
+            return None
+        xi = -rho[:-1] / rho[-1]
+        if not float(np.linalg.norm(xi)) < 1 - margin:
+            return None
+        x = self.c + self.r * xi
+        L = self.L0[rest]
+        vals = L[:, : self.d] @ x + L[:, self.d]
+        slack = 1.01 * (self.d + 2) * _U * (np.abs(L[:, : self.d]) @ np.abs(x) + np.abs(L[:, self.d]))
+        return x if np.all(vals < -slack) else None
 
     def _add_cut(self, j: int, a: np.ndarray, b: float) -> None:
         """Put the constraint ``<a, x> <= b`` (valid on the domain) in place ``j``: a kept point from now on."""
