@@ -782,9 +782,11 @@ assert n_fail > 0 and rf.is_rectifying(rf.ReLULayer(tet, cv.alpha_s), near).all(
 # `rf.check` (which runs it when its fast tests leave the question open; `method="exact"` runs it alone)
 # settles them: a layer on a convex domain is injective iff no point of the domain has an active
 # sub-frame that fails to span (Injectivity I/II, [02_injectivity](02_injectivity.ipynb)). For a small
-# frame it asks this of every hyperplane spanned by $n - 1$ frame vectors with one LP each (method
-# `hyperplanes`); otherwise a mixed-integer program bounds the fewest active vectors over $K$ from below
-# (a certificate) and from above (points of $K$).
+# frame it can ask this of every hyperplane spanned by $n - 1$ frame vectors with one LP each (method
+# `hyperplanes`); on a ball, box, polytope or hull it first searches the sets of frame vectors that could
+# be the only active ones at one point (method `removal sets`, a branch and bound whose every bound is a
+# least-distance certificate); otherwise a mixed-integer program bounds the fewest active vectors over $K$
+# from below (a certificate) and from above (points of $K$).
 #
 # Check on the random 12-vector frame on $\mathbb{B}$: raise every entry of the polytope bias by $0.1$.
 # `rf.check` cannot use the polytope bias any more (the margin is $-0.1$), yet the exact verdict proves
