@@ -134,7 +134,8 @@ def removal_stage(run: Run, subs: list, info: HyperplaneInfo, share: float) -> t
             where = f"every point of the ball of radius {radius:.6g}, which holds the domain,"
         proof = (
             f"{where} keeps more than h = {h} frame vectors active: no {h} of them can be switched off at one point "
-            f"with every other one inactive (branch and bound over removal sets, {res.nodes} nodes, every bound a "
+            f"with every other one inactive (branch and bound over removal sets, {res.nodes} node"
+            f"{'' if res.nodes == 1 else 's'}, every bound a "
             "least-distance certificate verified with rounding bounds)"
         )
         return "injective", proof
