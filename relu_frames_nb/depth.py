@@ -84,8 +84,8 @@ class DepthSearch:
         Circuits verified.
     seconds : float
     point : ndarray or None
-        :func:`fewest_active_exceeds` only: when shallow, a point of the domain (strictly inside it, by a
-        margin) where every row not removed is strictly inactive.
+        :func:`fewest_active_exceeds` only: when shallow, a point of the ball (and of the facets and cuts),
+        inside them by a margin, where every row not removed is strictly inactive.
     lower : int
         :func:`fewest_active_exceeds` only: a lower bound on the fewest active rows reached when undetermined
         (the disjoint sets of rows packed at the root, each of which holds an active row at every point).
@@ -555,9 +555,7 @@ class _DomainSearch(_Search):
         rest |= self.lazy  # cuts found so far hold everywhere (the pools of the packing leave them out)
         return self.shrink(self.capture(rest | neg, (kept & rest) | neg), (kept & rest) | neg | self.lazy)
 
-
-
-    def accept(self, removed: int) -> bool:
+    def accept(self, removed: int) -> bool | None:
         rest = np.flatnonzero(self._mask(self.full & ~removed)[: self.m])
         if rest.size == 0:
             return False
