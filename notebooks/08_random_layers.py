@@ -393,8 +393,8 @@ assert scaled == 3 * ["injective" if bias_st[k24, 0] == experiments.INJECTIVE el
 # least-distance problem (the point of the ball nearest the centre where they are all inactive, by
 # non-negative least squares) and is checked with its rounding bounded. Below, 48 Gaussian rows in
 # $\mathbb{R}^{12}$ ($m/n = 4$: not injective on $\mathbb{R}^{12}$ at zero bias) with the bias $-0.15$ on the
-# unit ball: the search proves injectivity in seconds, where the counting MILP alone takes several times
-# longer. Raising the bias to $-0.05$ gives a colliding pair instead.
+# unit ball: the check below requires that this search is what proves it injective. Raising the bias to
+# $-0.05$ gives a colliding pair instead.
 
 # %%
 rng_b = np.random.default_rng(2026)

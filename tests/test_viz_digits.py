@@ -170,7 +170,7 @@ def test_every_index_change_updates_once_and_records_its_time():
         before = ex.n_updates
         ex.index.value = i
         assert ex.n_updates == before + 1 and np.array_equal(ex.image, X[i])
-        assert np.isfinite(ex.last_update_seconds) and ex.last_update_seconds > 0  # recorded (how fast: a benchmark's business)
+        assert ex.last_update_seconds is not None and np.isfinite(ex.last_update_seconds)  # recorded; its size is a benchmark's
 
 
 def test_exported_from_widgets():

@@ -108,7 +108,8 @@ def search_set(Kr: Any) -> SearchSet | None:
 
 
 def removal_stage(run: Run, subs: list, info: HyperplaneInfo, share: float) -> tuple[str, str] | None:
-    """Search removal sets on the domain with ``share`` of the time left; ``("injective", proof)`` when proved.
+    """Search removal sets on the domain with at most ``share`` of the time left (less on boxes, polytopes and
+    hulls, and beyond 16 dimensions); ``("injective", proof)`` when proved.
 
     A point found with at most ``h`` active rows is handed to the witness construction (``run.pair``); a
     lower bound reached on the way is given to the counting problems ``subs``.
@@ -121,6 +122,8 @@ def removal_stage(run: Run, subs: list, info: HyperplaneInfo, share: float) -> t
         # boxes, polytopes and hulls: the ball around them only bounds the search, the facets do the work,
         # and the MILP finds their witnesses sooner (measured at n = 16): it keeps more of the time
         share *= 0.6
+    if run.Kr.n > 16:
+        share *= 0.2  # beyond 16 dimensions the search rarely closes: a little time keeps its quick witnesses
     Wr, ar = run.rows if run.rows is not None else (run.Phi, run.a)
     h = info.h
     stage = "removal sets on the domain"

@@ -105,8 +105,8 @@ def solve_exact(
         sets on the domain (:mod:`._removal`) with ``method="auto"``; ``"directions"`` asks only the
         former, False neither (baselines for benchmarks).
     removal_share : float
-        The share of the time left that the search over removal sets may use before the MILP (a fifth of
-        it beyond 16 dimensions).
+        The share of the time left that the search over removal sets may use before the MILP on a ball
+        (:func:`._removal.removal_stage` gives less to other domains and beyond 16 dimensions).
 
     Returns
     -------
@@ -166,8 +166,7 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
         sample_search(run, subs, h, n_samples, rng)
     # 3. points of the domain: removal sets on the ball or polytope itself (or on a ball around it)
     if run.pair is None and ask_depth and depth is True and not deciding and not run.Kr.whole_space:
-        # beyond 16 dimensions the search rarely closes (a tenth of the time keeps its quick witnesses)
-        got = removal_stage(run, subs, info, removal_share if d <= 16 else 0.2 * removal_share)
+        got = removal_stage(run, subs, info, removal_share)
         done = _stage_result(run, subs, info, t0, got, "removal sets")
         if done is not None:
             return done
