@@ -30,8 +30,10 @@ Every circuit used to close or branch is **verified** on the points as given (th
 works on unit vectors, which are rounded): the barycentric coordinates of 0 in the simplex of its
 ``n + 1`` points are enclosed rigorously in floating point (an approximate inverse and
 Higham's rounding bounds for the residual, a Neumann-series bound for the error), and when that is
-inconclusive they are computed exactly in rational arithmetic (:mod:`relu_frames_nb._rational`). So an
-answer "depth > k" is a proof. The search looks at its deadline between nodes.
+inconclusive they are computed exactly in rational arithmetic (:mod:`relu_frames_nb._rational`). The
+enclosures are computed for hundreds of circuits at once (:func:`circuits_certified`) while the search
+goes on; one that fails marks the search, so an answer "depth > k" is given only after every circuit it
+used has passed, and is a proof. The search looks at its deadline between nodes.
 """
 
 from __future__ import annotations
@@ -55,12 +57,15 @@ __all__ = [
     "fewest_active_exceeds",
     "ball_certified",
     "circuit_certified",
+    "circuits_certified",
     "small_circuit_certified",
 ]
 
 _U = 2.0**-53
 #: kept points weigh this much more in the circuit search (circuits with few free points bound better)
 KEPT_WEIGHT = 20.0
+#: circuits are proved in batches of this many (one batched enclosure is ~30x cheaper per circuit)
+CHECK_BATCH = 512
 
 
 @dataclass(frozen=True)
@@ -117,33 +122,54 @@ def circuit_certified(V: np.ndarray) -> bool:
     wide to decide, the coordinates are computed exactly in rational arithmetic.
     """
     V = np.asarray(V, dtype=float)
-    k, n = V.shape
-    if k != n + 1:
+    if V.ndim != 2 or V.shape[0] != V.shape[1] + 1:
         return False
-    M = np.empty((k, k))
-    M[:n] = V.T
-    M[n] = 1.0
+    return bool(circuits_certified(V[None])[0])
+
+
+def circuits_certified(Vs: np.ndarray) -> np.ndarray:
+    """:func:`circuit_certified` for a stack of simplices ``Vs`` (shape ``(B, n + 1, n)``), at once.
+
+    The same enclosure, computed for the whole stack by batched products (the rounding bound of a
+    product does not depend on the order of its sums); the simplices it cannot decide go to the exact
+    rational test one by one.
+    """
+    Vs = np.asarray(Vs, dtype=float)
+    B, k, n = Vs.shape
+    out = np.zeros(B, dtype=bool)
+    if B == 0 or k != n + 1:
+        return out
+    M = np.empty((B, k, k))
+    M[:, :n, :] = Vs.transpose(0, 2, 1)
+    M[:, n, :] = 1.0
     try:
         R = np.linalg.inv(M)
-    except np.linalg.LinAlgError:
-        return _exact(V)
-    lam = R[:, -1]
-    low = float(lam.min())
-    if low <= 0:
-        return _exact(V) if low > -1e-6 else False
-    g = 1.05 * (k + 2) * _U / (1 - (k + 2) * _U)
-    absR = np.abs(R)
-    absM = np.abs(M)
-    E = R @ M
-    E[np.diag_indices(k)] -= 1.0
-    alpha = float((np.abs(E) + g * (absR @ absM)).sum(axis=1).max()) * (1 + 4 * k * _U)
-    if not alpha < 0.5:
-        return _exact(V)
-    r = M @ lam
-    r[-1] -= 1.0
-    rbound = float((np.abs(r) + g * (absM @ lam + (np.arange(k) == n))).max())
-    err = float(absR.sum(axis=1).max()) * rbound * (1 + 8 * k * _U) / (1 - alpha)
-    return True if low > 2 * err else _exact(V)
+    except np.linalg.LinAlgError:  # one singular simplex stops the batch: one at a time
+        R = np.full((B, k, k), np.nan)
+        for b in range(B):
+            try:
+                R[b] = np.linalg.inv(M[b])
+            except np.linalg.LinAlgError:
+                pass
+    with np.errstate(invalid="ignore", over="ignore"):
+        lam = R[:, :, -1]
+        low = lam.min(axis=1)
+        g = 1.05 * (k + 2) * _U / (1 - (k + 2) * _U)
+        absR, absM = np.abs(R), np.abs(M)
+        E = R @ M
+        E[:, np.arange(k), np.arange(k)] -= 1.0
+        alpha = (np.abs(E) + g * (absR @ absM)).sum(axis=2).max(axis=1) * (1 + 4 * k * _U)
+        r = (M @ lam[:, :, None])[:, :, 0]
+        r[:, -1] -= 1.0
+        unit = (np.arange(k) == n).astype(float)
+        rbound = (np.abs(r) + g * ((absM @ lam[:, :, None])[:, :, 0] + unit)).max(axis=1)
+        err = absR.sum(axis=2).max(axis=1) * rbound * (1 + 8 * k * _U) / (1 - alpha)
+        proved = (low > 0) & (alpha < 0.5) & (low > 2 * err)
+        refuted = low <= -1e-6  # clearly outside (NaN, a singular simplex, is neither)
+    out[proved] = True
+    for b in np.flatnonzero(~proved & ~refuted):
+        out[b] = _exact(Vs[b])
+    return out
 
 
 def _exact(V: np.ndarray) -> bool:
@@ -207,6 +233,7 @@ class _Search:
         self.count = np.zeros(2 * self.m)  # how many verified circuits each point is in: branch on the busiest first
         self.bits = 1 << np.arange(2 * self.m, dtype=object)
         self.lazy = 0  # points added during the search (never removed, never branched on)
+        self.unchecked: list[np.ndarray] = []  # circuits taken but not yet proved (see flush)
         self.root_bound = 0
         unit = np.vstack([P, -P])
         self.M = np.vstack([unit.T, np.ones((1, 2 * self.m))])
@@ -238,7 +265,12 @@ class _Search:
         ok = self.verified.get(mask)
         if ok is None:
             if support.size == self.n + 1:
-                ok = circuit_certified(self.P0[support])
+                # taken now, proved in batches (flush): one that fails marks the search, which then
+                # proves nothing -- the answer "deep" is only given after every circuit passed
+                ok = True
+                self.unchecked.append(support)
+                if len(self.unchecked) >= CHECK_BATCH:
+                    self.flush()
             else:
                 ok = support.size <= self.n and small_circuit_certified(self.P0[support])
             self.verified[mask] = ok
@@ -248,6 +280,17 @@ class _Search:
             self.failed = True  # a circuit we cannot prove: the search cannot close on it
             return None
         return mask
+
+    def flush(self) -> None:
+        """Prove the circuits taken since the last flush (:func:`circuits_certified`); a failure marks the search."""
+        if not self.unchecked:
+            return
+        supports = np.array(self.unchecked)
+        self.unchecked = []
+        ok = circuits_certified(self.P0[supports])
+        for support in supports[~ok]:
+            self.verified[int(sum(self.bits[support]))] = False
+            self.failed = True
 
     def accept(self, removed: int) -> bool | None:
         """Whether the removal set found at a node is confirmed (the direction is computed by the caller);
@@ -356,7 +399,9 @@ def halfspace_depth_at_least(
     try:
         T = search.run(0, kept_mask)
     except TimeoutError:
+        search.flush()
         return DepthSearch("undetermined", k, None, None, search.nodes, len(search.verified), time.perf_counter() - t0)
+    search.flush()  # every circuit taken is proved before "deep" is said
     if T is None:
         status = "undetermined" if search.failed else "deep"
         return DepthSearch(status, k, None, None, search.nodes, len(search.verified), time.perf_counter() - t0)

@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
+import relu_frames_nb.depth as depth_module
 from relu_frames_nb._normal import normalise
 from relu_frames_nb._rational import barycentric
-from relu_frames_nb.depth import circuit_certified, halfspace_depth_at_least
+from relu_frames_nb.depth import circuit_certified, circuits_certified, halfspace_depth_at_least
 from relu_frames_nb.zero_bias import tukey_depth_origin
 
 halfspace = pytest.importorskip("depth.model.multivariate.Halfspace").halfspace
@@ -78,6 +79,35 @@ def test_circuits_are_certified_exactly_like_rational_arithmetic():
     # 0 within 1e-13 of a facet: decided exactly either way
     V = np.array([[1.0, 0.0], [-1.0, 1e-13], [0.0, 1.0]])
     assert circuit_certified(V) == all(v >= 0 for v in barycentric(V, np.zeros(2)))
+
+
+def test_the_batched_enclosure_decides_like_the_single_one():
+    rng = np.random.default_rng(8)
+    for n in (2, 5, 9):
+        Vs = rng.standard_normal((300, n + 1, n))
+        Vs[0, 1] = Vs[0, 0]  # a singular simplex (two equal points) in the batch
+        Vs[1] = np.vstack([np.eye(n), -np.ones((1, n)) / n])  # 0 = the centroid-like point: inside
+        Vs[1, :, 0] *= 1e-13  # ... of a very flat simplex
+        got = circuits_certified(Vs)
+        truth = [(lam is not None and all(v >= 0 for v in lam)) for lam in (barycentric(V, np.zeros(n)) for V in Vs)]
+        assert got.tolist() == truth
+        assert got.tolist() == [circuit_certified(V) for V in Vs]
+        assert 0 < got.sum() < len(got)  # both answers occur
+    assert circuits_certified(np.zeros((0, 4, 3))).shape == (0,)
+
+
+def test_deep_is_said_only_after_every_circuit_passed(monkeypatch):
+    # the circuits are proved in batches after being used; were none of them provable, the search that
+    # closed its nodes on them must not say "deep"
+    W = np.random.default_rng(3).standard_normal((28, 4))
+    assert halfspace_depth_at_least(W, 3).deep  # (depth >= 4 at m = 7n: checked against data-depth below)
+    assert _data_depth(W) > 3
+    monkeypatch.setattr(depth_module, "circuits_certified", lambda Vs: np.zeros(len(Vs), dtype=bool))
+    monkeypatch.setattr(depth_module, "CHECK_BATCH", 7)
+    res = halfspace_depth_at_least(W, 3)
+    assert res.status == "undetermined"
+    monkeypatch.setattr(depth_module, "CHECK_BATCH", 10**9)  # only the final flush sees them
+    assert halfspace_depth_at_least(W, 3).status == "undetermined"
 
 
 @pytest.mark.parametrize("n", [4, 6, 8])
