@@ -34,6 +34,17 @@ inconclusive they are computed exactly in rational arithmetic (:mod:`relu_frames
 enclosures are computed for hundreds of circuits at once (:func:`circuits_certified`) while the search
 goes on; one that fails marks the search, so an answer "depth > k" is given only after every circuit it
 used has passed, and is a proof. The search looks at its deadline between nodes.
+
+**Why it grows exponentially.** For points in general position every circuit has exactly ``n + 1``
+points, so the weights ``1/(n + 1)`` on every point hit every circuit fractionally: no bound built from
+circuits alone -- the packing above, or the LP relaxation of the hitting-set problem -- exceeds
+``m / (n + 1)``. Near the injectivity threshold of Gaussian layers (``m`` about ``7n``) that is below
+7, while "deep" needs ``k + 1 = n``; every node must therefore remove about ``n - m/(n + 1)`` points
+before it can close, and the tree grows like a binomial coefficient in ``n``. (A prototype of the
+implicit hitting-set method -- an integer program over the infeasible sets found so far, as in Parker
+and Ryan, "Finding the minimum weight IIS cover of an infeasible system of linear inequalities", 1996 --
+met the same wall on biased layers on a box at n = 16: with 80 rows and a few hundred sets its integer
+programs took seconds each, long before their bound reached ``n``.)
 """
 
 from __future__ import annotations
@@ -550,8 +561,8 @@ class _DomainSearch(_Search):
         if support.size == 0:  # pragma: no cover - u = 0 leaves rho = -f, inside
             return None
         mask = int(sum(self.bits[support]))
+        self.pending = (mask, support, u[on])
         if not verify:
-            self.pending = (mask, support, u[on])
             return mask
         return mask if self.prove(mask, support, u[on]) else None
 
@@ -579,13 +590,29 @@ class _DomainSearch(_Search):
         if C is None:
             return None
         C0, last = C, None
-        for i in np.flatnonzero(self._mask(C & ~allowed)):
-            bit = 1 << int(i)
-            if not C & bit:
+        # the points with the smallest multipliers first, in groups (halved when a group cannot go): most
+        # points of a set from least distance are not needed, and one test can drop many of them
+        mask, support, u = self.pending if self.pending and self.pending[0] == C else (C, None, None)
+        order = [int(i) for i in np.flatnonzero(self._mask(C & ~allowed))]
+        if support is not None:
+            weight = dict(zip(support.tolist(), u.tolist()))
+            order.sort(key=lambda i: weight.get(i, 0.0))
+        pos, chunk = 0, max(1, len(order) // 2)
+        while pos < len(order):
+            group = 0
+            for i in order[pos : pos + chunk]:
+                group |= (1 << i) & C
+            if group == 0:
+                pos += chunk
                 continue
-            C2 = self.capture((C & ~bit) | allowed, allowed, verify=False)
+            C2 = self.capture((C & ~group) | allowed, allowed, verify=False)
             if C2 is not None:
                 C, last = C2, self.pending
+                pos += chunk
+            elif chunk == 1:
+                pos += 1  # needed: it stays needed in every smaller set
+            else:
+                chunk = max(1, chunk // 2)
         if last is None or C in self.verified and self.verified[C]:
             return C
         failed = self.failed

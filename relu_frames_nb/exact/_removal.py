@@ -109,7 +109,7 @@ def search_set(Kr: Any) -> SearchSet | None:
 
 def removal_stage(run: Run, subs: list, info: HyperplaneInfo, share: float) -> tuple[str, str] | None:
     """Search removal sets on the domain with at most ``share`` of the time left (less on boxes, polytopes and
-    hulls, and beyond 16 dimensions); ``("injective", proof)`` when proved.
+    hulls, and beyond 16 dimensions; more on round domains beyond 12); ``("injective", proof)`` when proved.
 
     A point found with at most ``h`` active rows is handed to the witness construction (``run.pair``); a
     lower bound reached on the way is given to the counting problems ``subs``.
@@ -122,6 +122,10 @@ def removal_stage(run: Run, subs: list, info: HyperplaneInfo, share: float) -> t
         # boxes, polytopes and hulls: the ball around them only bounds the search, the facets do the work,
         # and the MILP finds their witnesses sooner (measured at n = 16): it keeps more of the time
         share *= 0.6
+    elif run.Kr.n > 12:
+        # balls, shells, positive balls beyond 12 dimensions: the MILP decided none of them at n = 16 (20
+        # layers), this search the layers it had time for: it gets most of the time
+        share = max(share, 0.8)
     if run.Kr.n > 16:
         share *= 0.2  # beyond 16 dimensions the search rarely closes: a little time keeps its quick witnesses
     Wr, ar = run.rows if run.rows is not None else (run.Phi, run.a)

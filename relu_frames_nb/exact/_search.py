@@ -16,7 +16,7 @@ from ._cases import zero_bias_faces
 from ._hyperplanes import HyperplaneInfo
 from ._milp import solve_count
 from ._state import Run, Sub, lowest
-from ._witness import descend
+from ._witness import active_rank, descend
 
 __all__ = ["near_zero_bias", "zero_bias_certificate", "sample_search", "hyperplane_method", "milp_method"]
 
@@ -201,7 +201,10 @@ def _process_candidate(run: Run, sub: Sub, res, beta, norms, h: int, tried_margi
     if p is not None:
         if run.try_witness(sub.lift(p)):
             return False
-        run.notes.append(f"{sub.name or 'MILP'}: a candidate with {res.value} active rows spans (h > n - 1 frame)")
+        _, rank = active_rank(run.Phi, run.a, sub.lift(p))
+        why = (f"its active rows span (rank {rank}: more than n - 1 frame vectors lie in one hyperplane)"
+               if rank >= run.Phi.shape[1] else f"no pair built there passed the check in K (rank {rank})")  # fmt: skip
+        run.notes.append(f"{sub.name or 'MILP'}: a candidate with {res.value} active rows gave no witness: {why}")
         return False
     if not region.exact:
         if cut is not None and (res.z is None or (cut / np.linalg.norm(cut)) @ res.z > region.r * (1 + 1e-9)):
