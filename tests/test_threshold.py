@@ -199,3 +199,26 @@ def test_the_figure_draws_three_panels():
     assert "n = 3" in [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     with pytest.raises(InputError, match="ThresholdResult"):
         plot_threshold(object())
+
+
+def test_the_shipped_full_run_is_the_full_preset_and_its_verdicts_reproduce():
+    full = ex.threshold_full_run()
+    assert full.params["size"] == "full" and full.params["seed"] == 0
+    assert full.params["n_values"] == list(ex._THRESHOLD_SIZES["full"]["n_values"])
+    s = full.summary()
+    assert s["zero bias"]["layers"] == 32_600 and all(s[c]["undetermined"] == 0 for c in full.columns.tolist())
+    # the crossing climbs with n and stays below the asymptotic threshold at every size run
+    q = [s["q50"][n] for n in sorted(s["q50"])]
+    assert all(b > a for a, b in zip(q, q[1:])) and q[-1] < ex.CONJECTURED_REDUNDANCY
+    # layers redrawn from the seed get the stored verdicts: zero bias against data-depth (independent),
+    # and with the bias by the depth search, one injective and one not injective layer per dimension
+    zero, biased = full.status[:, 0, :], full.status[:, 1, :]
+    for n in (4, 6):
+        rows = np.flatnonzero(full.n == n)
+        k = rows[np.argmin(np.abs(full.probability("zero bias")[0][rows] - 0.5))]
+        m = int(full.m[k])
+        for want in (ex.INJECTIVE, ex.NOT_INJECTIVE):
+            t = int(np.flatnonzero(zero[k] == want)[0])
+            W, z = full.layer(n, m, t)
+            assert (_data_depth(W) >= n) == (want == ex.INJECTIVE), (n, m, t)
+            assert _decide(W, z, 60.0)[0] == biased[k, t], (n, m, t)

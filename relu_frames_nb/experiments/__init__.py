@@ -77,6 +77,7 @@ from ._threshold import (  # noqa: F401
     UNDETERMINED,
     ThresholdResult,
     threshold,
+    threshold_full_run,
     wilson_interval,
 )
 
@@ -95,6 +96,7 @@ __all__ = [
     "isinj",
     "conv",
     "threshold",
+    "threshold_full_run",
     "wilson_interval",
     "load_result",
     "default_executor",
