@@ -612,3 +612,20 @@ def test_large_models_are_solved_in_a_child_that_is_killed_at_the_limit(monkeypa
     big = rf.ReLULayer.from_weights(rng.standard_normal((20000, 3)), rng.normal(-0.05, 0.05, 20000))
     v = exact(big, rf.Ball(3), time_limit=3)  # its wall time against the limit: benchmarks/bench_budget.py
     assert v.status in STATUSES
+
+
+def test_a_zero_bias_cover_whose_candidate_is_no_point_of_k_is_passed_over():
+    # at zero bias the direction (-1, 0) keeps only one row active (not injective on R^2), but at the bias
+    # -0.05 every point of the box keeps one of rows 1, 2 and one of rows 3, 4 active (injective). The
+    # zero-bias cover's MILP meets that direction as a candidate that is no point of K: it must be passed
+    # over (it once crashed the engine), and the layer still decided
+    from relu_frames_nb._budget import Budget
+    from relu_frames_nb.exact import solve_exact
+
+    W = np.array([[1, 0], [-1, 0], [0.02, 1], [0.02, -1]], dtype=float)
+    res = solve_exact(W, np.full(4, -0.05), rf.Box(-1, 1, n=2), budget=Budget(30), depth=False)
+    assert res.status == "injective"
+    X = rf.Box(-1, 1, n=2).sample(20_000, seed=0)
+    act = X @ W.T >= -0.05
+    assert np.all(act[:, :2].any(axis=1) & act[:, 2:].any(axis=1))  # the claim, at sampled points
+    assert rf.check(rf.ReLULayer(W, 0.0), rf.RealSpace(2)).status == "not injective"

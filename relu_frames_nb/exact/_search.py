@@ -199,11 +199,15 @@ def _process_candidate(run: Run, sub: Sub, res, beta, norms, h: int, tried_margi
             return True
     p, cut = region.cell_point(sub.Phi[Z], sub.a[Z])
     if p is not None:
-        if run.try_witness(sub.lift(p)):
+        z = sub.lift(p)
+        if run.try_witness(z):
             return False
-        _, rank = active_rank(run.Phi, run.a, sub.lift(p))
-        why = (f"its active rows span (rank {rank}: more than n - 1 frame vectors lie in one hyperplane)"
-               if rank >= run.Phi.shape[1] else f"no pair built there passed the check in K (rank {rank})")  # fmt: skip
+        if z is None:  # a zero-bias cover or a point at infinity: no point of K to judge
+            why = "it is no point of K (a cover's candidate)"
+        else:
+            _, rank = active_rank(run.Phi, run.a, np.asarray(z, dtype=float))
+            why = (f"its active rows span (rank {rank}: more than n - 1 frame vectors lie in one hyperplane)"
+                   if rank >= run.Phi.shape[1] else f"no pair built there passed the check in K (rank {rank})")  # fmt: skip
         run.notes.append(f"{sub.name or 'MILP'}: a candidate with {res.value} active rows gave no witness: {why}")
         return False
     if not region.exact:
