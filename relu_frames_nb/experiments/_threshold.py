@@ -571,4 +571,3 @@ def threshold_full_run() -> ThresholdResult:
     """
     with as_file(files(__package__).joinpath("data", FULL_RUN_FILE)) as path:
         return ThresholdResult.load(path)
-
