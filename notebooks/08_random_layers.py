@@ -377,9 +377,9 @@ assert scaled == 3 * ["injective" if bias_st[k24, 0] == experiments.INJECTIVE el
 # ### The full size, shipped with the kit
 #
 # `reproduce threshold --full` takes $n \le 8$ to 33 ratios and 200 layers per point and adds $n = 10$ and
-# $12$ (15 ratios, 40 layers per point): 32,600 zero-bias layers, each decided exactly, in 45 minutes on
-# the project's two-core machine. Its result ships with the kit, `experiments.threshold_full_run()`, so the
-# figure is here without the wait. The cells after it hold the file to account: its settings are the full
+# $12$ (15 ratios, 40 layers per point): 32,600 zero-bias layers, each decided exactly; the time the run
+# took on the project's two-core machine is stored with it and printed below. Its result ships with the
+# kit, `experiments.threshold_full_run()`, so the figure is here without the wait. The cells after it hold the file to account: its settings are the full
 # preset's, nothing in it is undetermined, and layers of $n = 10$ and $12$ redrawn from its seed get the
 # stored verdicts from `rf.check` today (one injective and one not injective layer each, near the crossing).
 
@@ -392,7 +392,7 @@ fig_full
 s_full = full.summary()
 print(f"zero-bias layers: {s_full['zero bias']['layers']}, undetermined in any column: "
       f"{sum(s_full[c]['undetermined'] for c in full.columns.tolist())}; "
-      f"run time: {full.info['wall_seconds'] / 60:.0f} minutes on {full.info['executor']}")
+      f"run time (stored with the run): {full.info['wall_seconds'] / 60:.0f} minutes on {full.info['executor']}")
 print(f"{'n':>3}{'m/n at 1/2 (logistic)':>26}{'layers':>8}")
 for n_ in sorted(s_full["q50"]):
     c = full.crossing(n_)
@@ -402,10 +402,11 @@ print(f"fit q_inf + c/n over n >= {tr_full['n_min']}: q_inf = {tr_full['q_inf']:
 assert full.params["size"] == "full" and full.params["n_values"] == [3, 4, 5, 6, 8, 10, 12]
 assert s_full["zero bias"]["layers"] == 32_600
 assert all(s_full[c]["undetermined"] == 0 for c in full.columns.tolist())
-assert 40 * 60 < full.info["wall_seconds"] < 50 * 60
 q_full = [s_full["q50"][n_] for n_ in sorted(s_full["q50"])]
-assert all(b > a for a, b in zip(q_full, q_full[1:]))  # the crossing climbs with n ...
-assert 5.7 < s_full["q50"][12] < 6.1 < tr_full["q_inf"] < experiments.CONJECTURED_REDUNDANCY  # ... towards 6.4
+assert all(b > a for a, b in zip(q_full, q_full[1:]))  # the crossing climbs with n
+# the numbers the text below quotes: 4.5 at n = 3, 5.7 at n = 8, 5.9 at n = 12, a fit near 6.4, below 6.698
+assert [round(s_full["q50"][n_], 1) for n_ in (3, 8, 12)] == [4.5, 5.7, 5.9] and round(tr_full["q_inf"], 1) == 6.4
+assert tr_full["q_inf"] < experiments.CONJECTURED_REDUNDANCY
 
 # %%
 zero_full = full.status[:, 0, :]

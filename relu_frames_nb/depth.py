@@ -581,18 +581,18 @@ class _DomainSearch(_Search):
 
     def shrink(self, C: int | None, allowed: int) -> int | None:
         """``C`` made irreducible in its free points by a deletion filter (as for irreducible infeasible
-        subsystems, Chinneck, *Feasibility and Infeasibility in Optimization*, 2008): each free point is
+        subsystems, Chinneck, *Feasibility and Infeasibility in Optimization*, 2008): free points are
         dropped when the others, with the ``allowed`` points (kept, negated removed, cuts), still cannot
-        all be inactive in the ball. Least distance returns sets with many more points than needed;
-        smaller free parts pack more disjoint sets into the bound and give fewer branches -- on wide
-        biased layers on a ball (n = 10, 12) 30-200x fewer nodes. Only the last set is verified.
+        all be inactive in the ball -- in groups, the smallest multipliers first, a group halved when it
+        cannot go (a point found needed stays needed in every smaller set, so the result is irreducible).
+        Least distance returns sets with many more points than needed; smaller free parts pack more
+        disjoint sets into the bound and give fewer branches -- on wide biased layers on a ball (n = 10,
+        12) 30-200x fewer nodes. Only the last set is verified.
         """
         if C is None:
             return None
         C0, last = C, None
-        # the points with the smallest multipliers first, in groups (halved when a group cannot go): most
-        # points of a set from least distance are not needed, and one test can drop many of them
-        mask, support, u = self.pending if self.pending and self.pending[0] == C else (C, None, None)
+        support, u = self.pending[1:] if self.pending and self.pending[0] == C else (None, None)
         order = [int(i) for i in np.flatnonzero(self._mask(C & ~allowed))]
         if support is not None:
             weight = dict(zip(support.tolist(), u.tolist()))
@@ -610,7 +610,7 @@ class _DomainSearch(_Search):
                 C, last = C2, self.pending
                 pos += chunk
             elif chunk == 1:
-                pos += 1  # needed: it stays needed in every smaller set
+                pos += 1  # needed
             else:
                 chunk = max(1, chunk // 2)
         if last is None or C in self.verified and self.verified[C]:
