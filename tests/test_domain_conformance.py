@@ -102,6 +102,27 @@ def test_outer_polytope_contains_the_samples(K):
     assert K.polyhedral == (P is not None and K.polyhedral)  # polyhedral domains are their own outer polytope
 
 
+def test_compact_outer_polytope_contains_the_samples(K):
+    P = K.compact_outer_polytope()
+    if P is None:
+        assert not K.bounded
+        return
+    X = K.sample(300, seed=4)
+    tol = 1e-9 * (1 + np.abs(X).max())
+    assert np.all(X >= P.lower[: P.n] - tol) and np.all(X <= P.upper[: P.n] + tol)
+    if P.n_extra == 0 and P.A_ub.shape[0]:
+        assert np.all(X @ P.A_ub.T <= P.b_ub + tol)
+
+
+def test_a_low_dimensional_hull_is_given_by_its_facets_and_contains_every_point():
+    X = np.random.default_rng(0).normal(size=(500, 3))
+    K = rf.Hull(X)
+    P = K.compact_outer_polytope()
+    assert P.n_extra == 0 and P.A_ub.shape[0] >= 4
+    assert np.all(X @ P.A_ub.T <= P.b_ub)  # every data point, with no tolerance: the margin is built in
+    assert np.all(P.b_ub - (X @ P.A_ub.T).max(axis=0) < 1e-9)  # and hardly more than the hull
+
+
 def test_interior_point_and_certified_membership(K):
     c = K.interior_point()
     assert K.contains(c)

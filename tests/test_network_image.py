@@ -16,6 +16,7 @@ from relu_frames_nb.domains import Ball, Box
 from relu_frames_nb.network import Network
 from relu_frames_nb.network import check as check_mod
 from relu_frames_nb.network.image import check_on_image, image_bounds
+from tests._brute_cells import largest_collision
 
 GRID = np.linspace(-1.0, 1.0, 401)
 PLANE = np.stack(np.meshgrid(GRID, GRID), -1).reshape(-1, 2)
@@ -57,7 +58,10 @@ def test_lower_bound_and_certificate_against_the_grid(seed, domain):
         fewest = int(active.sum(axis=1).min())
         if res.lower is not None:
             assert res.lower <= fewest, (seed, k, res.lower, fewest)
-        if res.status == "injective":
+        if res.status == "injective" and res.pieces is not None:
+            # certified across the pieces of the image: no colliding pair of image points by brute force
+            assert largest_collision(ws, k)[0] < 1e-7, (seed, k)
+        elif res.status == "injective":
             # the certificate's claim, checked at every grid point: the strictly active rows span
             live = np.ptp(Z, axis=0) > 0
             for pattern in np.unique(active, axis=0):

@@ -344,6 +344,14 @@ class Domain:
         lo = np.zeros(self.n) if self.nonnegative else np.full(self.n, -r)
         return LinearDescription.box(lo, np.full(self.n, r))
 
+    def compact_outer_polytope(self) -> LinearDescription | None:
+        """A polytope containing K with few extra variables, for models solved many times.
+
+        The default is :meth:`outer_polytope`; a data set's hull in low dimension gives its facets
+        instead of one variable per point (a polytope that contains the hull, not the hull itself).
+        """
+        return self.outer_polytope()
+
     def radial(self) -> Radial | None:
         """``Radial(s, r, nonnegative, surface)`` when K is defined by the norm (a ball, shell, sphere, ...)."""
         return None

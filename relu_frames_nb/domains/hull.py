@@ -175,6 +175,22 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         """The hull itself, lifted (see :meth:`linear_description`)."""
         return self.linear_description()
 
+    def compact_outer_polytope(self) -> LinearDescription:
+        """The facets of the hull (qhull, ``n <= 6``), each moved out to the farthest point plus a rounding margin.
+
+        Every point satisfies every row, so the polytope contains the hull (it may exceed it by the
+        margin, about 1e-12 relative); without facets (high dimension, flat data) the lifted hull.
+        """
+        eq = self._facet_equations()
+        if eq is None:
+            return self.linear_description()
+        X, A = self.points, eq[:, :-1]
+        b = np.max(X @ A.T, axis=0)
+        b = b + 1e-12 * (np.abs(b) + float(np.abs(X).max()) * np.abs(A).sum(axis=1))
+        lo, hi = self.bounding_box()
+        n = self.n
+        return LinearDescription(n, 0, A, b, np.zeros((0, n)), np.zeros(0), np.asarray(lo, float), np.asarray(hi, float))
+
     def in_affine_coordinates(self):
         """The data's affine hull: ``x = c + U z`` with the centroid ``c`` and an orthonormal basis ``U``."""
         if self.full_dimensional:

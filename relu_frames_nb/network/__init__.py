@@ -8,6 +8,9 @@ model   :class:`Network`: loaders, shapes, forward pass
 bounds  :func:`preactivation_bounds`, :func:`relu_box`: interval bounds of a layer's image
 check   :func:`check_network`: the layer-by-layer check, one :class:`~relu_frames_nb.Verdict`
         with one verdict per layer
+image   a later layer on the true image of the layers before (exact big-M encoding, counting)
+pieces  the same question pulled back to a low-dimensional input space (two-copy MILP, cells)
+_encoding  the big-M model both use
 """
 
 from .bounds import preactivation_bounds, relu_box

@@ -375,16 +375,22 @@ def _on_image(net: Network, k: int, K: Domain, seed: Any, budget: Budget, st: St
     """
     share = budget.share(fraction=1.0 / (len(net) - k))
     res = check_on_image(net.weights, k, K, budget=share,
-                         local_pair=lambda P: _local_pair(net, k, K, seed, share, points=P))  # fmt: skip
+                         local_pair=lambda P: _local_pair(net, k, K, seed, share, points=P),
+                         verify_pair=lambda x, y: _verified(net, K, x, y) is not None)  # fmt: skip
     image = f"the image of {'layer 1' if k == 1 else f'layers 1–{k}'} on {K.describe()} (the layers before encoded exactly)"
     details["image"] = {"status": res.status, "lower": res.lower, "upper": res.upper, "h": res.h, "binaries": res.binaries,
                         "tightened_bounds": res.tightened, "seconds": res.seconds, "text": res.text}  # fmt: skip
+    if res.pieces is not None:
+        pc = res.pieces
+        details["image"]["pieces"] = {"status": pc.status, "text": pc.text, "cells": pc.cells, "far_bound": pc.far_bound,
+                                      "largest_plane": pc.largest_plane}  # fmt: skip
     if res.point is not None:
         details["image_point"] = res.point  # an input of K where the fewest rows were seen
     if res.status == "injective":
         details["input_set"] = "image"
-        cert = Certificate("image MILP", f"{_layer_name(net, k)} is injective on {image}: {res.text}", domain=image)
-        return Status.INJECTIVE, res.text, image, cert, "image MILP"
+        how = "image MILP" if res.pieces is None or res.pieces.status != "injective" else "image MILP across the pieces"
+        cert = Certificate(how, f"{_layer_name(net, k)} is injective on {image}: {res.text}", domain=image)
+        return Status.INJECTIVE, res.text, image, cert, how
     if res.status == "not injective" and res.pair is not None and _verified(net, K, *res.pair) is not None:
         details["input_set"] = "image"
         details["image_pair"] = res.pair

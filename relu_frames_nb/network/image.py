@@ -35,8 +35,12 @@ layers before it are.
 affine around :math:`x`. If their Jacobian there is singular (always when fewer rows than the
 input dimension are active), a step along its null space gives two points of :math:`K` with the
 same output of layer :math:`k`: a real collision of the network, verified by the package's one
-pair check — nothing is lifted. Collisions of far-apart points (a fold of the earlier layers)
-are not sought here; without one the answer is "undetermined".
+pair check — nothing is lifted.
+
+**Across the pieces** (inputs of dimension at most 4, :mod:`relu_frames_nb.network.pieces`):
+when counting falls short because the image is a low-dimensional surface in a bigger space,
+the rows are pulled back to the input space and a two-copy MILP rules out (or finds) collisions
+of far-apart inputs; that gives certificates counting cannot, and witnesses of folds.
 """
 
 from __future__ import annotations
@@ -50,8 +54,9 @@ import numpy as np
 from .._budget import Budget, BudgetExhausted
 from ..domains import Domain
 from ..exact import hyperplane_info, solve_model
+from ._encoding import _encode, _input_description, _Layer, _Model, _solve_lp, _widen, _widen_one
 from .bounds import preactivation_bounds
-from .encoding import _encode, _input_description, _Layer, _Model, _solve_lp, _widen, _widen_one
+from .pieces import MAX_DIM, PiecesResult, check_across_pieces
 
 __all__ = ["ImageResult", "check_on_image", "image_bounds", "EPS", "MARGIN"]
 
@@ -83,6 +88,7 @@ class ImageResult:
     tightened: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    pieces: PiecesResult | None = None  # the check across the pieces of the image (low input dimension)
 
 
 def image_bounds(weights: list[tuple[np.ndarray, np.ndarray]], k: int, K: Domain, *, budget: Budget,
@@ -151,7 +157,8 @@ def _counting(M: _Model, z: np.ndarray, R: np.ndarray, beta: np.ndarray, Lq: np.
 
 
 def check_on_image(weights: list[tuple[np.ndarray, np.ndarray]], k: int, K: Domain, *, budget: Budget,
-                   local_pair: Callable[[np.ndarray], tuple | None] | None = None) -> ImageResult:  # fmt: skip
+                   local_pair: Callable[[np.ndarray], tuple | None] | None = None,
+                   verify_pair: Callable[[np.ndarray, np.ndarray], bool] | None = None) -> ImageResult:  # fmt: skip
     r"""Whether layer ``k`` (0-based, ``k >= 1``) is injective on the image of layers ``0..k-1`` over ``K``.
 
     Parameters
@@ -167,6 +174,9 @@ def check_on_image(weights: list[tuple[np.ndarray, np.ndarray]], k: int, K: Doma
     local_pair : callable, optional
         ``local_pair(points)``: two points of ``K`` with the same output of layer ``k``, found from
         the given candidate inputs and verified, or None (the network check's local search).
+    verify_pair : callable, optional
+        ``verify_pair(x, y)``: whether two inputs really collide (the package's pair check); a
+        candidate pair of the two-copy MILP (:mod:`.pieces`) is reported only when it says so.
 
     Returns
     -------
@@ -180,7 +190,7 @@ def check_on_image(weights: list[tuple[np.ndarray, np.ndarray]], k: int, K: Doma
         raise ValueError(f"{K.describe()} is unbounded: the image of the layers before cannot be encoded")
     res = ImageResult("undetermined", "")
     try:
-        return _check(weights, k, K, budget, local_pair, res, t0)
+        return _check(weights, k, K, budget, local_pair, verify_pair, res, t0)
     except BudgetExhausted as exc:
         res.notes.append(f"time limit reached during {exc.stage}")
         res.text = res.text or _bounds_text(res) + " (time limit)"
@@ -199,7 +209,7 @@ def _bounds_text(res: ImageResult) -> str:
     return f"the fewest strictly active rows over the image is between {lo} and {up}" + need
 
 
-def _check(weights, k, K, budget, local_pair, res: ImageResult, t0: float) -> ImageResult:
+def _check(weights, k, K, budget, local_pair, verify_pair, res: ImageResult, t0: float) -> ImageResult:
     budget.check("image of the earlier layers: bounds")
     layers, desc, s, res.tightened = image_bounds(weights, k, K, budget=budget)
     W, b = (np.asarray(a, dtype=float) for a in weights[k])
@@ -233,8 +243,9 @@ def _check(weights, k, K, budget, local_pair, res: ImageResult, t0: float) -> Im
     Lq, Uq = _widen(Lq, Uq)
     can = Uq > 0  # rows never active on the image are never counted; the scale comes from the others
     eps = EPS * max(1.0, float(np.max(np.abs(np.r_[Lq[can], Uq[can]]), initial=0.0)))
-    # 1. certificate: the fewest rows above eps over the encoded image
-    if info is not None and info.usable:
+    # 1. certificate: the fewest rows above eps over the encoded image (also the count the pieces need)
+    pieces = K.n <= MAX_DIM
+    if (info is not None and info.usable) or pieces:
         budget.check("image of the earlier layers: MILP")
         M, z = _encode(desc, s, layers, relax=False)
         beta = eps - c0
@@ -256,7 +267,7 @@ def _check(weights, k, K, budget, local_pair, res: ImageResult, t0: float) -> Im
             res.point = x
             if K.contains_certified(x):
                 res.upper = _active_count(weights, k, x, rows)
-        if res.lower is not None and res.lower > info.h:
+        if res.lower is not None and info is not None and info.usable and res.lower > info.h:
             res.status = "injective"
             res.text = (f"every point of the image keeps ≥ {res.lower} > h = {info.h} of the layer's rows strictly active "
                         "(MILP dual bound over the exact encoding of the layers before)")  # fmt: skip
@@ -264,7 +275,7 @@ def _check(weights, k, K, budget, local_pair, res: ImageResult, t0: float) -> Im
                 res.text += "; h assumed (general position, checked)"
             res.seconds = time.perf_counter() - t0
             return res
-    elif info is not None:
+    if info is not None and not info.usable:
         res.notes.append("h is only a lower estimate, so no certificate by counting: " + info.method)
     # 2. witness: few rows above -margin, the earlier units away from their kinks
     if local_pair is not None:
@@ -275,8 +286,8 @@ def _check(weights, k, K, budget, local_pair, res: ImageResult, t0: float) -> Im
         cons, bounds, integrality = M.arrays()
         obj = np.zeros(M.n_vars)
         obj[cvars] = 1.0
-        sol = solve_model(obj, integrality, bounds, cons, time_limit=max(budget.remaining() - 0.5, 0.05),
-                          binaries=len(M.integer))  # fmt: skip
+        left = 0.3 * budget.remaining() if pieces and res.lower is not None else budget.remaining() - 0.5
+        sol = solve_model(obj, integrality, bounds, cons, time_limit=max(left, 0.05), binaries=len(M.integer))
         points = []
         if sol is not None and sol.x is not None:
             x = np.asarray(sol.x[: desc.n]) * s
@@ -300,7 +311,24 @@ def _check(weights, k, K, budget, local_pair, res: ImageResult, t0: float) -> Im
                             "colliding pair (verified)")  # fmt: skip
                 res.seconds = time.perf_counter() - t0
                 return res
+    # 3. low input dimension: the same question in the input space, across the pieces of the image
+    if pieces and res.lower is not None:
+        budget.check("the image across its pieces")
+        across = check_across_pieces(layers, desc, s, R, c0, Lq, Uq, res.lower, K, budget=budget)
+        res.pieces = across
+        if across.status == "injective":
+            res.status, res.text = "injective", across.text
+            res.seconds = time.perf_counter() - t0
+            return res
+        if across.pair is not None and _same_image(weights, k, *across.pair):
+            across.text += "; there the layers before already give the same point (their collision, not this layer's)"
+        elif across.pair is not None and verify_pair is not None and verify_pair(*across.pair):
+            res.status, res.pair, res.text = "not injective", across.pair, across.text + " (verified)"
+            res.seconds = time.perf_counter() - t0
+            return res
     res.text = _bounds_text(res) + " (exact encoding of the layers before)"
+    if res.pieces is not None:
+        res.text += "; across the pieces: " + res.pieces.text
     if budget.expired():
         res.notes.append("time limit reached during the MILP over the image")
         res.text += " (time limit)"
@@ -308,6 +336,14 @@ def _check(weights, k, K, budget, local_pair, res: ImageResult, t0: float) -> Im
         res.text = res.notes[0] + "; no witness found"
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _same_image(weights, k, x, y) -> bool:
+    """Whether the layers before ``k`` map ``x`` and ``y`` to the same point (to rounding)."""
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    for W, c in weights[:k]:
+        a, b = np.maximum(np.asarray(W) @ a + np.asarray(c), 0.0), np.maximum(np.asarray(W) @ b + np.asarray(c), 0.0)
+    return bool(np.max(np.abs(a - b), initial=0.0) <= 1e-9 * max(1.0, float(np.max(np.abs(a), initial=0.0))))
 
 
 def _active_count(weights, k, x, rows) -> int:
