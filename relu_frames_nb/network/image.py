@@ -326,6 +326,8 @@ def _check(weights, k, K, budget, local_pair, verify_pair, res: ImageResult, t0:
             res.status, res.pair, res.text = "not injective", across.pair, across.text + " (verified)"
             res.seconds = time.perf_counter() - t0
             return res
+        elif across.pair is not None:
+            across.text += ", but the pair did not pass the pair check: not reported"
     res.text = _bounds_text(res) + " (exact encoding of the layers before)"
     if res.pieces is not None:
         res.text += "; across the pieces: " + res.pieces.text
