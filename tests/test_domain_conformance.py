@@ -89,29 +89,22 @@ def test_support_bounds_the_samples(K):
     assert np.all(G >= lo - scale) and np.all(G <= hi + scale)
 
 
-def test_outer_polytope_contains_the_samples(K):
-    P = K.outer_polytope()
-    if P is None:
-        assert not K.bounded
-        return
+def _contains_samples(K, P) -> None:
     X = K.sample(300, seed=4)
     tol = 1e-9 * (1 + np.abs(X).max())
     assert np.all(X >= P.lower[: P.n] - tol) and np.all(X <= P.upper[: P.n] + tol)
     if P.n_extra == 0 and P.A_ub.shape[0]:
         assert np.all(X @ P.A_ub.T <= P.b_ub + tol)
+
+
+@pytest.mark.parametrize("compact", [False, True], ids=["outer", "compact"])
+def test_outer_polytope_contains_the_samples(K, compact):
+    P = K.compact_outer_polytope() if compact else K.outer_polytope()
+    if P is None:
+        assert not K.bounded
+        return
+    _contains_samples(K, P)
     assert K.polyhedral == (P is not None and K.polyhedral)  # polyhedral domains are their own outer polytope
-
-
-def test_compact_outer_polytope_contains_the_samples(K):
-    P = K.compact_outer_polytope()
-    if P is None:
-        assert not K.bounded
-        return
-    X = K.sample(300, seed=4)
-    tol = 1e-9 * (1 + np.abs(X).max())
-    assert np.all(X >= P.lower[: P.n] - tol) and np.all(X <= P.upper[: P.n] + tol)
-    if P.n_extra == 0 and P.A_ub.shape[0]:
-        assert np.all(X @ P.A_ub.T <= P.b_ub + tol)
 
 
 def test_a_low_dimensional_hull_is_given_by_its_facets_and_contains_every_point():
