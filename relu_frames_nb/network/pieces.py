@@ -115,7 +115,7 @@ def check_across_pieces(layers: list[_Layer], desc: LinearDescription, s: float,
     if d > MAX_DIM:
         return PiecesResult("undetermined", f"the input has {d} > {MAX_DIM} dimensions: no check across the pieces")
     res = PiecesResult("undetermined", "")
-    if desc.n_extra > 8 * d:  # a data set's hull by its points: its facets make the LPs and the MILP small
+    if K.polyhedral and desc.n_extra > 8 * d:  # a hull lifted by its points: its facets make the LPs and MILP small
         desc = K.compact_outer_polytope()
     # near pairs first (cheap); the far MILP runs either way, since it is also the search for far collisions
     if lower < d:
