@@ -125,3 +125,16 @@ def test_high_input_dimension_is_not_tried():
     ws = [(rng.normal(size=(3 * n, n)), np.full(3 * n, 0.5)), (rng.normal(size=(6 * n, 3 * n)), np.full(6 * n, 1.0))]
     res = check_on_image(ws, 1, rf.Box(-np.ones(n), np.ones(n)), budget=Budget(30))
     assert res.pieces is None
+
+
+def test_a_narrowing_layer_that_folds_its_image_gets_a_verified_pair():
+    # 6 -> 3 cannot be certified by spanning in R^6; on the 2-dimensional image it folds far-apart inputs
+    rng = np.random.default_rng(0)
+    ws = [(rng.normal(size=(6, 2)), rng.normal(size=6) * 0.3 + 0.6), (rng.normal(size=(3, 6)), rng.normal(size=3) * 0.3 + 2.0)]
+    res = check_on_image(ws, 1, BOX, budget=Budget(30), verify_pair=lambda x, y: _collide(ws, x, y))
+    assert res.h is None  # the rows span 3 of the 6 coordinates: no counting certificate is possible
+    assert largest_collision(ws, 1)[0] > 0.1  # the brute force agrees that it folds
+    assert res.status == "not injective"
+    x, y = res.pair
+    assert BOX.contains(x) and BOX.contains(y) and _collide(ws, x, y)
+    assert not np.allclose(_forward(ws, x, 0), _forward(ws, y, 0))

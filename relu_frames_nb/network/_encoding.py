@@ -118,7 +118,7 @@ def _encode_into(M: _Model, prev: np.ndarray, layers: list[_Layer], *, relax: bo
         und = np.flatnonzero(~on & ~off)
         deltas.append((h, prev, L, und))
         prev = h
-    # the binaries come last (scipy's integrality is a vector over all variables: kept in one block)
+    # the binaries after the layers' outputs (one integrality flag per variable, so any order works)
     for h, prev_idx, L, und in deltas:
         if und.size == 0:
             continue

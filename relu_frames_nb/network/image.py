@@ -336,6 +336,8 @@ def _check(weights, k, K, budget, local_pair, verify_pair, res: ImageResult, t0:
         res.text += " (time limit)"
     if info is None:
         res.text = res.notes[0] + "; no witness found"
+        if res.pieces is not None:
+            res.text += "; across the pieces: " + res.pieces.text
     res.seconds = time.perf_counter() - t0
     return res
 
