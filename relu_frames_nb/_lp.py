@@ -63,12 +63,12 @@ def quiet():
                 os.close(devnull)
 
 
-def linprog_quiet(c, **kwargs):
-    """:func:`scipy.optimize.linprog` with HiGHS, silenced by :func:`quiet`."""
+def linprog_quiet(c, *, method: str = "highs", **kwargs):
+    """:func:`scipy.optimize.linprog` with HiGHS (``highs``, ``highs-ds`` or ``highs-ipm``), silenced by :func:`quiet`."""
     from scipy.optimize import linprog
 
     with quiet():
-        return linprog(c, method="highs", **kwargs)
+        return linprog(c, method=method, **kwargs)
 
 
 def null_space(rows: np.ndarray, n: int, *, rtol: float = 1e-10, limit: int | None = None) -> np.ndarray:

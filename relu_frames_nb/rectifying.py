@@ -446,6 +446,8 @@ def find_collision(
             if time.perf_counter() > deadline or found >= 8:
                 break
             for method, y1, y2 in _candidates(layer, x0):
+                if time.perf_counter() > deadline:  # a membership proof can take an LP per point
+                    break
                 if _verify(layer, K, y1, y2):
                     sep = float(np.linalg.norm(y1 - y2)) / max(float(np.linalg.norm(y1)), float(np.linalg.norm(y2)), 1e-300)
                     found += 1

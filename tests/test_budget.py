@@ -164,3 +164,25 @@ def test_the_budget_sizes_chunks_from_the_memory_allowance():
     b = _budget.Budget(None, memory=64 * MB)
     assert b.rows(8 * 1000, fraction=0.25) == (16 * MB) // 8000
     assert _budget.Budget(None, memory=64 * MB).rows(1e12) == 1  # at least one row
+
+
+def test_the_collision_search_looks_at_the_clock_between_candidates(monkeypatch):
+    """A membership proof can take an LP per point (a hull in high dimension): the search must not
+    finish the 40 steps of a candidate direction after its deadline. Each proof here costs 10 s of a
+    fake clock; with a 25 s limit only the proofs started before the deadline run."""
+    from relu_frames_nb import rectifying
+
+    now = types.SimpleNamespace(t=0.0)
+    monkeypatch.setattr(rectifying, "time", types.SimpleNamespace(perf_counter=lambda: now.t))
+    calls = []
+
+    def slow_proof(layer, K, x, y):
+        calls.append(now.t)
+        now.t += 10.0
+        return False
+
+    monkeypatch.setattr(rectifying, "_verify", slow_proof)
+    layer = rf.ReLULayer(_unit(20, 12, 7), 0.5)  # few rows active anywhere: not rectifying, many candidates
+    c = rf.find_collision(layer, rf.Ball(12), n_samples=200, time_limit=25)
+    assert not c.found
+    assert 1 <= len(calls) <= 3 and all(t <= 25 for t in calls), calls

@@ -152,13 +152,24 @@ class Coordinates:
         return x
 
     def rows(self, W: Any) -> np.ndarray:
-        """``W U``: rows acting on the coordinates ``z``."""
+        """``W U``: rows acting on the coordinates ``z`` (``W`` may be a stack of matrices)."""
         W = np.asarray(W, dtype=float)
         if self.identity:
             return W
         if self.basis is not None:
             return W @ self.basis
-        return W[:, self.index]
+        return W[..., self.index]
+
+    def direction(self, u: Any) -> np.ndarray:
+        """``U u``: the direction in R^n of a direction ``u`` in the coordinates ``z``."""
+        u = np.asarray(u, dtype=float)
+        if self.identity:
+            return np.array(u)
+        if self.basis is not None:
+            return self.basis @ u
+        v = np.zeros(self.c.shape[0])
+        v[self.index] = u
+        return v
 
     def offset(self, W: Any) -> np.ndarray:
         """``W c``: the constant part of ``W x`` (zero for the identity)."""
@@ -318,6 +329,16 @@ class Domain:
         None when K is a single point.
         """
         return Coordinates(np.zeros(self.n)), self
+
+    def fibre_direction(self, J: Any, *, seed: Any = None) -> np.ndarray | None:
+        """A long direction ``v`` with ``J v = 0`` along which ``interior_point() +- v`` stay in K.
+
+        For the search of colliding pairs of a map whose Jacobian at the interior point is ``J``
+        (rows acting on R^n). None when K offers no such construction (the caller then steps
+        along a null vector of ``J`` and shrinks the step until both points are in K), or when ``J``
+        has no null direction inside K. Membership of the points is still to be proved.
+        """
+        return None
 
     def support(self, W: Any) -> tuple[np.ndarray, np.ndarray]:
         """Valid bounds ``lo_i <= <w_i, x> <= hi_i`` for every ``x`` in K (rows ``w_i`` of ``W``).

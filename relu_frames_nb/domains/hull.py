@@ -51,7 +51,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
     (True, False)
     """
 
-    __slots__ = ("n", "points", "source", "affine_dimension", "_facets", "_inner", "_affine")
+    __slots__ = ("n", "points", "source", "affine_dimension", "_facets", "_inner", "_affine", "_simplex")
     polyhedral = True
     open_or_convex = True
 
@@ -69,7 +69,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         else:
             d = 0
         set_attrs(self, n=int(pts.shape[1]), points=pts, source=None if source is None else str(source))
-        set_attrs(self, affine_dimension=d, _facets=None, _inner=None, _affine=None)
+        set_attrs(self, affine_dimension=d, _facets=None, _inner=None, _affine=None, _simplex=None)
 
     @classmethod
     def _parse(cls, arg, n, name):
@@ -206,6 +206,42 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
                 set_attrs(self, _affine=(Coordinates(c, basis=U), Hull((self.points - c) @ U)))
         return self._affine
 
+    def fibre_direction(self, J, *, seed=None):
+        """The centroid moved by ``v = sum_i delta_i x_i`` with ``sum delta = 0``, ``|delta_i| <= 1/(2N)``, ``J v = 0``.
+
+        The centroid has weight ``1/N`` on every point, so both ``centroid +- v`` keep weights of at
+        least ``1/(2N)``: deep inside the hull, even where it is thin (a data set in high dimension).
+        One LP picks ``delta``, maximising ``v`` along a seeded random direction; ``v`` is then
+        projected onto the null space of ``J`` within the hull's affine span, so that ``J v = 0`` up to
+        rounding and not only to the LP's tolerance. None when no such ``v`` is found.
+        """
+        J = np.atleast_2d(np.asarray(J, dtype=float))
+        X = self.points
+        N, n = X.shape
+        if J.shape[1] != n or N < 2 or not np.all(np.isfinite(J)):
+            return None
+        coords, _ = self.in_affine_coordinates()
+        Jr = coords.rows(J)
+        _, sv, vt = np.linalg.svd(Jr, full_matrices=False)
+        R = vt[sv > 1e-10 * max(float(sv[0]) if sv.size else 0.0, 1e-300)]  # J's rows within the span
+        if R.shape[0] >= coords.d:
+            return None
+        p = float(pow2_scale(X))
+        D = (X - self.interior_point()) * p  # with sum(delta) = 0, D^T delta = p X^T delta
+        JD = J @ D.T
+        JD = JD * pow2_scale(JD, axis=1)[:, None]
+        g = as_rng(seed).standard_normal(n)
+        res = linprog_quiet(-(D @ g), A_eq=np.vstack([JD, np.ones((1, N))]), b_eq=np.zeros(J.shape[0] + 1),
+                            bounds=(-0.5 / N, 0.5 / N))  # fmt: skip
+        if res.status != 0:
+            return None
+        u = coords.rows((D.T @ res.x)[None, :] / p)[0]  # in the affine span's coordinates
+        u = u - R.T @ (R @ u)
+        v = coords.direction(u)
+        lo, hi = self.bounding_box()
+        v[lo == hi] = 0.0  # exactly: the points agree there (a blank border pixel stays exactly blank)
+        return v if float(np.max(np.abs(v), initial=0.0)) > 1e-9 * float(np.max(hi - lo)) else None
+
     def support(self, W):
         """Exact: the extremes of ``<w_i, x>`` are attained at the points (in chunks of points)."""
         W = np.atleast_2d(np.asarray(W, dtype=float))
@@ -331,8 +367,10 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         simplex, and the point's barycentric coordinates with respect to it are computed without
         rounding (:mod:`relu_frames_nb._rational`). All ``>= 0`` proves membership. A hull of lower
         affine dimension is handled in its own coordinates (the projection onto its affine hull is
-        rounded once: the one step that is not exact), and dimensions above ``_CERTIFY_MAX_DIM`` are
-        not certified (False).
+        rounded once: the one step that is not exact). Above ``_CERTIFY_MAX_DIM`` dimensions the
+        rational solve is too slow and a floating-point proof with rigorous error bounds takes its
+        place (:meth:`_certify_spread`): it certifies points inside the hull by more than the
+        rounding, not points on its boundary.
         """
         out = np.zeros(X.shape[0], dtype=bool)
         if not self.full_dimensional:
@@ -342,14 +380,96 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
             Z = (X - coords.c) @ coords.basis
             back = coords.point(Z)
             near = robust_norms(back - X) <= 64 * (self.n + 2) * U * np.maximum(robust_norms(X), self.radius)
-            return near & Kr._contains_certified(Z)
-        if self.n > _CERTIFY_MAX_DIM:
+            if Kr.n > _CERTIFY_MAX_DIM:  # the floating-point proof needs the point strictly inside
+                near &= self._strictly_in_box(X)
+            out[near] = Kr._contains_certified(Z[near])
             return out
         lo, hi = self.bounding_box()
         inside = np.all((X >= lo) & (X <= hi), axis=1)
+        if self.n > _CERTIFY_MAX_DIM:
+            inside &= self._strictly_in_box(X)
+        one = self._certify_one if self.n <= _CERTIFY_MAX_DIM else self._certify_spread
         for i in np.flatnonzero(inside):
-            out[i] = self._certify_one(X[i])
+            out[i] = one(X[i])
         return out
+
+    def _strictly_in_box(self, X: np.ndarray) -> np.ndarray:
+        """Strictly between the points' extremes in every coordinate where they differ.
+
+        Weights that are positive on every point (what :meth:`_certify_spread` proves) put a point
+        there, so a point on a face of the bounding box (a pixel that is blank in every image it
+        combines, say) is left out before any LP. Coordinates where all points agree are left to
+        the test of distance from the affine span.
+        """
+        lo, hi = self.bounding_box()
+        return np.all(((X > lo) & (X < hi)) | (lo == hi), axis=1)
+
+    def _spread_simplex(self) -> tuple | None:
+        """Cached for :meth:`_certify_spread`: a well-conditioned simplex of data points and a bound on its inverse.
+
+        ``M = [X^T; 1]`` (the points scaled exactly by a power of two, one column per point); the
+        ``n + 1`` columns ``S`` come from a QR factorisation with column pivoting. With ``R`` a
+        computed inverse of ``A = M[:, S]``, ``||I - R A|| <= beta < 1`` (the computed residual plus
+        the rounding bound of the product) gives ``||A^-1|| <= ||R|| / (1 - beta)`` in the max-norm
+        (a verified inverse bound in Rump's style). None when no such simplex is found.
+        """
+        if self._simplex is None:
+            from scipy.linalg import qr
+
+            p = float(pow2_scale(self.points))
+            X = self.points * p
+            N, n = X.shape
+            M = np.vstack([X.T, np.ones((1, N))])
+            entry: tuple = ()
+            if N > n:
+                _, piv = qr(M, mode="r", pivoting=True)
+                S = np.sort(piv[: n + 1])
+                A = M[:, S]
+                with np.errstate(all="ignore"):
+                    try:
+                        R = np.linalg.inv(A)
+                    except np.linalg.LinAlgError:
+                        R = np.full_like(A, np.nan)
+                if np.all(np.isfinite(R)):
+                    g = _gamma(n + 1)
+                    E = np.abs(R @ A - np.eye(n + 1)) + g * (np.abs(R) @ np.abs(A))
+                    beta = float(np.max(E.sum(axis=1))) * (1 + g) + 2 * U
+                    if beta < 0.5:
+                        inv_norm = float(np.max(np.abs(R).sum(axis=1))) * (1 + g) ** 2 / (1 - beta)
+                        entry = (p, M, S, inv_norm)
+            set_attrs(self, _simplex=entry)
+        return self._simplex or None
+
+    def _certify_spread(self, y: np.ndarray) -> bool:
+        """A point well inside a hull in high dimension, proven in floating point with rigorous error bounds.
+
+        An LP writes ``y`` with weights ``lambda_i >= t`` on *every* point and maximises ``t``. The
+        computed weights leave a residual ``r = [y; 1] - M lambda``, bounded rigorously (the computed
+        residual plus the rounding bound of the product). Correcting the weights of the simplex ``S``
+        of :meth:`_spread_simplex` by ``delta = A^-1 r`` represents ``y`` exactly, and ``|delta| <=
+        ||A^-1|| ||r||`` below the smallest weight on ``S`` keeps every weight non-negative: ``y`` is
+        in the hull. Points on, or within rounding of, the boundary are not certified (False).
+        """
+        simplex = self._spread_simplex()
+        if simplex is None:
+            return False
+        p, M, S, inv_norm = simplex
+        N = M.shape[1]
+        b = np.r_[np.asarray(y, dtype=float) * p, 1.0]
+        # variables (mu (N), t): M (mu + t 1) = b, mu >= 0, t >= 0; maximise t
+        A_eq = np.hstack([M, M.sum(axis=1, keepdims=True)])
+        c = np.zeros(N + 1)
+        c[N] = -1.0
+        # the interior-point method: about the same time whether or not y is inside (the simplex
+        # method took 44 s to find a point just outside a hull of 1,000 points in R^390 infeasible)
+        res = linprog_quiet(c, A_eq=A_eq, b_eq=b, bounds=[(0, None)] * (N + 1), method="highs-ipm")
+        if res.status != 0 or not res.x[N] > 0:
+            return False
+        lam = np.maximum(np.asarray(res.x[:N]), 0.0) + float(res.x[N])
+        g = _gamma(N + 2)
+        r = np.abs(b - M @ lam) + g * (np.abs(b) + np.abs(M) @ lam)
+        shift = inv_norm * float(np.max(r)) * (1 + g) ** 2
+        return bool(np.min(lam[S]) > shift)
 
     def _certify_one(self, y: np.ndarray) -> bool:
         if self.n == 1:
@@ -378,5 +498,15 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         return in_simplex(X[chosen], y)
 
 
-#: hulls in dimension above this are not certified (exact arithmetic grows as d^3 big-integer steps)
+#: above this dimension hulls are certified in floating point with error bounds (exact arithmetic
+#: grows as d^3 big-integer steps)
 _CERTIFY_MAX_DIM = 120
+
+
+def _gamma(k: int) -> float:
+    """An upper bound, with room to spare, of the rounding factor ``k u / (1 - k u)`` of a sum of ``k`` products.
+
+    The bound holds for any order of summation (blocked, or with fused multiply-adds, as BLAS sums);
+    doubling it also covers the rounding in computing the bounds themselves (sums of non-negative terms).
+    """
+    return 2.0 * (k + 2) * U / (1.0 - 2.0 * (k + 2) * U)

@@ -18,6 +18,12 @@ form, fast tests, exact stage). The rule for combining is honest:
   and certain membership of both points in ``K``; otherwise the layer is "undetermined",
   with the reason.
 
+Before that, a first look at K's interior point: where the Jacobian of the whole network is
+singular on K's span and K offers a direction that stays inside it along the null space
+(:meth:`~relu_frames_nb.domains.Domain.fibre_direction`: a data set's hull, thin around its
+centroid in high dimension), a pair of the network is tried there at once; the layers before
+the one after which it collides are then not checked.
+
 Coordinates that are constant on the enclosure (a unit that is never active, say) are
 folded into the next layer's bias, so every layer is checked on a full-dimensional box in
 its own free coordinates; zero rows of the weights (constant outputs) are left out by the
@@ -104,10 +110,67 @@ def _verified(net: Network, K: Domain, x: np.ndarray, y: np.ndarray) -> int | No
     return k
 
 
+def _collision_layer(net: Network, x: np.ndarray, y: np.ndarray) -> int | None:
+    """The layer after which ``x, y`` collide (the one pair check), for a pair already proved in K."""
+    return network_collision(_alpha_layers(net), x, y)
+
+
 def _candidates(K: Domain, seed: Any) -> np.ndarray:
     pts = [np.asarray(K.interior_point(), dtype=float)[None, :]]
     pts.append(K.sample(N_LOCAL, seed=as_rng(seed)))
     return np.concatenate(pts)
+
+
+def _sign_step(pres: list, derivs: list, v: np.ndarray, t: float) -> float:
+    """``t`` capped at half the step along ``v`` at which the first unit changes sign."""
+    for P, G in zip(pres, derivs):
+        d = G @ v
+        moving = np.abs(d) > 1e-12 * max(1.0, float(np.max(np.abs(d))))
+        if np.any(moving):
+            t = min(t, 0.5 * float(np.min(np.abs(P[moving]) / np.abs(d[moving]))))
+    return t
+
+
+def _halving(net: Network, K: Domain, x: np.ndarray, v: np.ndarray, t: float, budget: Budget) -> tuple | None:
+    """The first verified pair among ``x, x +- t v`` as ``t`` halves (until the points are too close)."""
+    for _ in range(40):
+        budget.check("local pair search")
+        for y1, y2 in ((x, x + t * v), (x - t * v, x + t * v), (x, x - t * v)):
+            if _verified(net, K, y1, y2) is not None:
+                return y1, y2
+        t /= 2.0
+        if t * float(np.linalg.norm(v)) < PAIR_MIN_SEPARATION * max(1.0, float(np.linalg.norm(x))):
+            return None
+    return None
+
+
+def _fibre_pair(net: Network, k: int, K: Domain, seed: Any, budget: Budget) -> tuple | None:
+    """A pair around K's interior point on which layers 1..k+1 agree, along the direction K offers.
+
+    (:meth:`Domain.fibre_direction`.) None at once when the Jacobian of the layers has full rank
+    on K's span at that point, or when K offers no direction.
+    """
+    x = np.asarray(K.interior_point(), dtype=float)
+    coords, _ = K.in_affine_coordinates()
+    h, J = x, np.eye(net.n)
+    pres, derivs = [], []
+    for W, b in net.weights[: k + 1]:
+        P = W @ h + b
+        G = W @ J
+        pres.append(P)
+        derivs.append(G)
+        h, J = np.maximum(P, 0.0), G * (P > 0)[:, None]
+    budget.check("local pair search")
+    Jr = coords.rows(J)
+    if coords.d == 0 or not np.all(np.isfinite(Jr)):
+        return None
+    sv = np.linalg.svd(Jr, compute_uv=False)
+    if Jr.shape[0] >= coords.d and sv[-1] > DEFAULT_RANK_TOL * max(float(sv[0]), 1e-300):
+        return None  # the layers are locally injective on K at x
+    v = K.fibre_direction(J, seed=seed)
+    if v is None:
+        return None
+    return _halving(net, K, x, v, _sign_step(pres, derivs, v, 1.0), budget)
 
 
 def _local_pair(net: Network, k: int, K: Domain, seed: Any, budget: Budget,
@@ -120,9 +183,18 @@ def _local_pair(net: Network, k: int, K: Domain, seed: Any, budget: Budget,
     active unit stays active and every inactive one inactive along x + t v for small t, so
     the outputs of layer k+1 do not move. The step is the largest that keeps every unit's
     sign (halved), shrunk until both points lie in K; the pair is verified by the one pair check.
+    When K is flat (lower affine dimension), the null vector is taken within K's affine span; first,
+    the direction K itself offers at its interior point is tried (:meth:`Domain.fibre_direction`:
+    a data set's hull in high dimension is too thin around its centroid for a random null vector).
     """
+    if points is None:
+        pair = _fibre_pair(net, k, K, seed, budget)
+        if pair is not None:
+            return pair
     X = _candidates(K, seed) if points is None else np.atleast_2d(np.asarray(points, dtype=float))
     n = net.n
+    coords, _ = K.in_affine_coordinates()
+    dim = coords.d
     r = K.radius if K.bounded else 1.0 + float(np.max(np.linalg.norm(X, axis=1)))
     widest = max(W.shape[0] for W, _ in net.weights[: k + 1])
     # Jacobians of a chunk of points at once: (points, width, n) numbers, within the memory allowance
@@ -141,30 +213,23 @@ def _local_pair(net: Network, k: int, K: Domain, seed: Any, budget: Budget,
             H = np.maximum(P, 0.0)
             J = G * (P > 0)[:, :, None]
             budget.check("local pair search")
-        s = np.linalg.svd(J, compute_uv=False)
+        if dim == 0:
+            return None
+        Jr = coords.rows(J)  # the Jacobian on K's affine span
+        s = np.linalg.svd(Jr, compute_uv=False)
         scale = np.maximum(s[:, 0], 1e-300)
-        singular = np.flatnonzero((J.shape[1] < n) | (s[:, -1] <= DEFAULT_RANK_TOL * scale))
+        singular = np.flatnonzero((Jr.shape[1] < dim) | (s[:, -1] <= DEFAULT_RANK_TOL * scale))
         for i in singular:
             if tried >= 50:
                 return None
             tried += 1
             budget.check("local pair search")
-            V = null_space(J[i], n, limit=1)
-            v = V[:, 0] if V.shape[1] else np.linalg.svd(J[i])[2][-1]
-            t = r
-            for P, G in zip(pres, derivs):
-                d = G[i] @ v
-                moving = np.abs(d) > 1e-12 * max(1.0, float(np.max(np.abs(d))))
-                if np.any(moving):
-                    t = min(t, 0.5 * float(np.min(np.abs(P[i][moving]) / np.abs(d[moving]))))
-            x = X[c0 + i]
-            for _ in range(40):
-                for y1, y2 in ((x, x + t * v), (x - t * v, x + t * v), (x, x - t * v)):
-                    if _verified(net, K, y1, y2) is not None:
-                        return y1, y2
-                t /= 2.0
-                if t < PAIR_MIN_SEPARATION * max(1.0, float(np.linalg.norm(x))):
-                    break
+            V = null_space(Jr[i], dim, limit=1)
+            v = coords.direction(V[:, 0] if V.shape[1] else np.linalg.svd(Jr[i])[2][-1])
+            t = _sign_step([P[i] for P in pres], [G[i] for G in derivs], v, r)
+            pair = _halving(net, K, X[c0 + i], v, t, budget)
+            if pair is not None:
+                return pair
     return None
 
 
@@ -398,6 +463,44 @@ def _on_image(net: Network, k: int, K: Domain, seed: Any, budget: Budget, st: St
     return st, reason + f"; on the true image: {res.text}", dom_text, None, method_k
 
 
+def _first_look(net: Network, K: Domain, seed: Any, budget: Budget, where: str) -> tuple:
+    """``(pair, layer, lines)``: a pair of the whole network at K's interior point, before the layers are checked one by one.
+
+    Cheap (one Jacobian, and an LP where K offers a direction), and the only quick route to a
+    pair when an early layer is hard to decide but a later one folds K (a narrowing layer on a
+    data set's hull in high dimension). ``lines``: one per layer up to the one after which the
+    pair collides. ``(None, None, [])`` when nothing is found.
+    """
+    t = time.perf_counter()
+    try:
+        pair = _fibre_pair(net, len(net) - 1, K, seed, budget)
+    except BudgetExhausted:
+        pair = None
+    j = None if pair is None else _collision_layer(net, *pair)  # both points already proved in K
+    if pair is None or j is None:
+        return None, None, []
+    lines = []
+    for i in range(j - 1):
+        Wi = net.weights[i][0]
+        name = _layer_name(net, i)
+        text = f"{name} ({Wi.shape[1]} → {Wi.shape[0]}): not checked (a pair of the whole network was found first)"
+        info = {"layer": name, "input_set": "K" if i == 0 else "box", "layer_status": Status.UNDETERMINED.value}
+        lines.append(Verdict(Status.UNDETERMINED, "not run", text, "", details=info))
+    k = j - 1
+    W = net.weights[k][0]
+    name = _layer_name(net, k)
+    dom_text = where if k == 0 else f"the image of {'layer 1' if k == 1 else f'layers 1–{k}'} (not enclosed)"
+    gap = float(np.max(np.abs(pair[0] - pair[1])))
+    reason = (f"two points of K (max |x − y| = {fmt(gap)}) collide after it: at K's interior point the "
+              f"network's Jacobian has a null direction inside K, along which no unit changes sign; found before the "
+              f"layers were checked one by one, which was then not needed")  # fmt: skip
+    details = {"layer": name, "input_set": "K" if k == 0 else "image", "layer_status": Status.NOT_INJECTIVE.value}
+    line = Verdict(Status.NOT_INJECTIVE, "pair at the interior point", _line(name, W.shape[1], W.shape[0], dom_text,
+                   Status.NOT_INJECTIVE, reason), dom_text, None, pair, seconds=time.perf_counter() - t,
+                   details=details)  # fmt: skip
+    return pair, j, lines + [line]
+
+
 def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed: Any = 0) -> Verdict:
     r"""Whether the ReLU network ``net`` is injective on ``K``, layer by layer (see the module docstring).
 
@@ -432,7 +535,10 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
     dom: Any = K  # layer 1's domain; a (lo, hi) box afterwards
     L = len(net)
     notes: list[str] = []
-    for k, (W, b) in enumerate(net.weights):
+    if L > 1:
+        pair, pair_layer, first = _first_look(net, K, seed, budget, where)
+        checks += first
+    for k, (W, b) in enumerate(net.weights if pair is None else []):
         t_layer = time.perf_counter()
         n_in, n_out = W.shape[1], W.shape[0]
         name = _layer_name(net, k)
@@ -485,7 +591,7 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
             except BudgetExhausted as exc:
                 notes.append(f"time limit reached during {exc.stage}")
             if found is not None:
-                st, pair, pair_layer = Status.NOT_INJECTIVE, found, _verified(net, K, *found)
+                st, pair, pair_layer = Status.NOT_INJECTIVE, found, _collision_layer(net, *found)
                 reason += f"; network pair verified ({how})"
             elif k == 0:
                 reason += "; but the pair could not be verified for the network"
@@ -498,7 +604,7 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
                                                                    layer_details)  # fmt: skip
             if st == Status.NOT_INJECTIVE:
                 pair = layer_details["image_pair"]
-                pair_layer = _verified(net, K, *pair)
+                pair_layer = _collision_layer(net, *pair)
         text = _line(name, n_in, n_out, dom_text, st, reason)
         if layer_details["input_set"] == "image":
             text += f" [on the box enclosing the image: {layer_st}]"
