@@ -109,3 +109,19 @@ def test_network_folding_a_flat_hull_in_high_dimension_gets_a_verified_pair():
     assert not np.array_equal(x, y)
     assert v.layers[-1].method == "pair at the interior point"
     assert "not checked" in v.layers[0].text
+
+
+def test_layer_with_too_few_rows_for_a_flat_hull_gets_a_wide_verified_pair():
+    """Fewer rows than the hull's dimension: the pair is the centroid and a step that every row is blind to."""
+    X = _flat(seed=7)
+    n = X.shape[1]
+    W = np.random.default_rng(8).standard_normal((_CERTIFY_MAX_DIM - 30, n))
+    L = rf.ReLULayer.from_weights(W, 0.1 * np.ones(W.shape[0]))
+    K = rf.Hull(X)
+    v = rf.check(L, K, time_limit=None)
+    assert v.status == rf.Status.NOT_INJECTIVE, v.report()
+    x, y = v.pair
+    assert np.all(K.contains_certified(np.array([x, y])))
+    assert network_collision([(W, -0.1 * np.ones(W.shape[0]))], x, y) == 1
+    assert np.linalg.norm(x - y) > 1e-3 * K.radius  # a wide pair, not one at the rounding's edge
+    assert np.all(x[:12] == 0.0) and np.all(y[:12] == 0.0)  # the blank coordinates stay exactly blank

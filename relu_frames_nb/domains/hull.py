@@ -203,6 +203,10 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
             else:
                 _, _, vt = np.linalg.svd(self.points - c, full_matrices=False)
                 U = vt[:d].T
+                # where every point agrees, the span has no extent: exactly so (a blank pixel maps back blank)
+                lo, hi = self.bounding_box()
+                U[lo == hi] = 0.0
+                c = np.where(lo == hi, lo, c)
                 set_attrs(self, _affine=(Coordinates(c, basis=U), Hull((self.points - c) @ U)))
         return self._affine
 
@@ -436,14 +440,15 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
                     beta = float(np.max(E.sum(axis=1))) * (1 + g) + 2 * U
                     if beta < 0.5:
                         inv_norm = float(np.max(np.abs(R).sum(axis=1))) * (1 + g) ** 2 / (1 - beta)
-                        entry = (p, M, S, inv_norm)
+                        entry = (p, M, S, inv_norm, np.linalg.pinv(M))
             set_attrs(self, _simplex=entry)
         return self._simplex or None
 
     def _certify_spread(self, y: np.ndarray) -> bool:
         """A point well inside a hull in high dimension, proven in floating point with rigorous error bounds.
 
-        An LP writes ``y`` with weights ``lambda_i >= t`` on *every* point and maximises ``t``. The
+        Near the centroid a few alternating projections from its weights ``1/N`` find positive
+        weights; otherwise an LP writes ``y`` with weights ``lambda_i >= t`` on *every* point and maximises ``t``. The
         computed weights leave a residual ``r = [y; 1] - M lambda``, bounded rigorously (the computed
         residual plus the rounding bound of the product). Correcting the weights of the simplex ``S``
         of :meth:`_spread_simplex` by ``delta = A^-1 r`` represents ``y`` exactly, and ``|delta| <=
@@ -453,9 +458,19 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         simplex = self._spread_simplex()
         if simplex is None:
             return False
-        p, M, S, inv_norm = simplex
+        p, M, S, inv_norm, M_pinv = simplex
         N = M.shape[1]
         b = np.r_[np.asarray(y, dtype=float) * p, 1.0]
+        # first without an LP: the centroid's weights 1/N corrected by the least-norm change, then alternating
+        # projections onto {lambda >= 1/(4N)} and {M lambda = b} (a few steps suffice well inside the hull)
+        lam = 1.0 / N + M_pinv @ (b - M.sum(axis=1) / N)
+        for _ in range(_PROJECTIONS):
+            if np.min(lam) > 0:
+                if self._absorbs(M, S, inv_norm, b, lam):
+                    return True
+                break
+            lam = np.maximum(lam, 0.25 / N)
+            lam = lam + M_pinv @ (b - M @ lam)
         # variables (mu (N), t): M (mu + t 1) = b, mu >= 0, t >= 0; maximise t
         A_eq = np.hstack([M, M.sum(axis=1, keepdims=True)])
         c = np.zeros(N + 1)
@@ -466,7 +481,12 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         if res.status != 0 or not res.x[N] > 0:
             return False
         lam = np.maximum(np.asarray(res.x[:N]), 0.0) + float(res.x[N])
-        g = _gamma(N + 2)
+        return self._absorbs(M, S, inv_norm, b, lam)
+
+    @staticmethod
+    def _absorbs(M: np.ndarray, S: np.ndarray, inv_norm: float, b: np.ndarray, lam: np.ndarray) -> bool:
+        """Whether correcting the weights ``lam >= 0`` on the simplex ``S`` by ``A^-1 r`` keeps them non-negative (proved)."""
+        g = _gamma(M.shape[1] + 2)
         r = np.abs(b - M @ lam) + g * (np.abs(b) + np.abs(M) @ lam)
         shift = inv_norm * float(np.max(r)) * (1 + g) ** 2
         return bool(np.min(lam[S]) > shift)
@@ -501,6 +521,10 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
 #: above this dimension hulls are certified in floating point with error bounds (exact arithmetic
 #: grows as d^3 big-integer steps)
 _CERTIFY_MAX_DIM = 120
+
+
+#: alternating projections tried before the LP of a membership proof in high dimension
+_PROJECTIONS = 30
 
 
 def _gamma(k: int) -> float:

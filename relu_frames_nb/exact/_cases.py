@@ -27,6 +27,7 @@ from ._hyperplanes import HyperplaneInfo
 from ._regions import PolyRegion, RoundRegion, region_for, shell_pieces
 from ._result import make_result, short_vec
 from ._state import Run, Sub
+from ._witness import active_rank
 
 __all__ = ["finite_result", "prepare", "subproblems", "unsupported", "zero_bias_faces"]
 
@@ -134,7 +135,13 @@ def prepare(W, alpha, K, t0, budget, eps, tol):
     if rank < d:
         info = HyperplaneInfo(Phi.shape[0], True, f"the weights span only {rank} of {d} dimensions")
         z = run.center
-        ok = z is not None and run.try_witness(z)
+        # every row is blind to v: z and z + v have the same pre-activations, so the same output
+        v = None if z is None else Kr.fibre_direction(Phi)
+        ok = False
+        if v is not None:
+            act, rk = active_rank(Phi, a, z)
+            ok = run.try_pair(z, z + v, int(act.sum()), rk)
+        ok = ok or (z is not None and run.try_witness(z))
         if ok:
             n_act, rk = run.pair_info
             x, y = run.pair

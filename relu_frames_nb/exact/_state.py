@@ -82,9 +82,10 @@ class Run:
         if z is None or self.pair is not None:
             return self.pair is not None
         built = build_pair(self.Phi, self.a, self.Kr, np.asarray(z, float), self.center)
-        if built is None:
-            return False
-        z1, z2, n_act, rank = built
+        return built is not None and self.try_pair(*built)
+
+    def try_pair(self, z1: np.ndarray, z2: np.ndarray, n_act: int, rank: int) -> bool:
+        """Verify a pair of the reduced domain in the caller's coordinates (the one pair check, membership proved)."""
         x, y = self.to_x(z1), self.to_x(z2)
         if collides(self.W, self.alpha, x, y) and self.K.contains_certified(x) and self.K.contains_certified(y):
             self.pair, self.pair_info = (x, y), (n_act, rank)
