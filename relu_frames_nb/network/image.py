@@ -342,18 +342,21 @@ def _check(weights, k, K, budget, local_pair, verify_pair, res: ImageResult, t0:
     return res
 
 
+def _image(weights, k, x) -> np.ndarray:
+    """The output of the layers before ``k`` at ``x`` (raw weights, PyTorch's convention)."""
+    h = np.asarray(x, dtype=float)
+    for W, b in weights[:k]:
+        h = np.maximum(np.asarray(W) @ h + np.asarray(b), 0.0)
+    return h
+
+
 def _same_image(weights, k, x, y) -> bool:
     """Whether the layers before ``k`` map ``x`` and ``y`` to the same point (to rounding)."""
-    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    for W, c in weights[:k]:
-        a, b = np.maximum(np.asarray(W) @ a + np.asarray(c), 0.0), np.maximum(np.asarray(W) @ b + np.asarray(c), 0.0)
+    a, b = _image(weights, k, x), _image(weights, k, y)
     return bool(np.max(np.abs(a - b), initial=0.0) <= 1e-9 * max(1.0, float(np.max(np.abs(a), initial=0.0))))
 
 
 def _active_count(weights, k, x, rows) -> int:
     """Rows (of ``rows``) of layer ``k`` strictly active at the image of ``x`` (in the user's coordinates)."""
-    h = np.asarray(x, dtype=float)
-    for W, b in weights[:k]:
-        h = np.maximum(np.asarray(W) @ h + np.asarray(b), 0.0)
     W, b = weights[k]
-    return int(np.sum((np.asarray(W)[rows] @ h + np.asarray(b)[rows]) > 0))
+    return int(np.sum((np.asarray(W)[rows] @ _image(weights, k, x) + np.asarray(b)[rows]) > 0))
