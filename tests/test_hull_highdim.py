@@ -125,3 +125,26 @@ def test_layer_with_too_few_rows_for_a_flat_hull_gets_a_wide_verified_pair():
     assert network_collision([(W, -0.1 * np.ones(W.shape[0]))], x, y) == 1
     assert np.linalg.norm(x - y) > 1e-3 * K.radius  # a wide pair, not one at the rounding's edge
     assert np.all(x[:12] == 0.0) and np.all(y[:12] == 0.0)  # the blank coordinates stay exactly blank
+
+
+def test_large_data_sets_run_no_lp_of_their_size(monkeypatch):
+    """Above ``_LP_POINTS`` points neither LP runs (their size would outgrow the budget): honest False / None."""
+    from relu_frames_nb.domains import hull
+
+    monkeypatch.setattr(hull, "_LP_POINTS", 200)
+    monkeypatch.setattr(hull, "linprog_quiet", lambda *a, **k: pytest.fail("an LP ran"))
+    K = rf.Hull(_full())  # 300 points
+    assert not K.contains_certified(K.interior_point())
+    assert K.fibre_direction(np.ones((3, K.n))) is None
+
+
+def test_the_chunked_factorisation_keeps_the_singular_values(monkeypatch):
+    from relu_frames_nb.domains import hull
+
+    X = _flat(seed=9, N=500)
+    c = X.mean(axis=0)
+    direct = np.linalg.svd(X - c, compute_uv=False)
+    monkeypatch.setattr(hull, "CHUNK_ENTRIES", 60 * X.shape[1])  # several chunks of rows
+    chunked = np.linalg.svd(hull._triangle(X, c, 1.0), compute_uv=False)
+    assert np.allclose(chunked, direct, rtol=1e-10, atol=1e-12 * direct[0])
+    assert rf.Hull(X).affine_dimension == int(np.sum(direct > 1e-10 * direct[0]))

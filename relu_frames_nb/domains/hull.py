@@ -62,8 +62,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         pts = readonly(arr)
         if pts.shape[0] > 1:
             p = float(pow2_scale(pts))
-            c = (pts - pts.mean(axis=0)) * p
-            s = np.linalg.svd(c, compute_uv=False)
+            s = np.linalg.svd(_triangle(pts, pts.mean(axis=0), p), compute_uv=False)
             scale = max(float(np.max(np.abs(pts))) * p, 1e-300)
             d = int(np.sum(s > 1e-10 * max(s[0], scale)))
         else:
@@ -201,7 +200,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
             if d == 0:
                 set_attrs(self, _affine=(Coordinates(c, basis=np.zeros((self.n, 0))), None))
             else:
-                _, _, vt = np.linalg.svd(self.points - c, full_matrices=False)
+                _, _, vt = np.linalg.svd(_triangle(self.points, c, 1.0), full_matrices=False)
                 U = vt[:d].T
                 # where every point agrees, the span has no extent: exactly so (a blank pixel maps back blank)
                 lo, hi = self.bounding_box()
@@ -217,12 +216,13 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         least ``1/(2N)``: deep inside the hull, even where it is thin (a data set in high dimension).
         One LP picks ``delta``, maximising ``v`` along a seeded random direction; ``v`` is then
         projected onto the null space of ``J`` within the hull's affine span, so that ``J v = 0`` up to
-        rounding and not only to the LP's tolerance. None when no such ``v`` is found.
+        rounding and not only to the LP's tolerance. None when no such ``v`` is found, and for data sets
+        of more than ``_LP_POINTS`` points (the LP's size and time would outgrow a check's budget).
         """
         J = np.atleast_2d(np.asarray(J, dtype=float))
         X = self.points
         N, n = X.shape
-        if J.shape[1] != n or N < 2 or not np.all(np.isfinite(J)):
+        if J.shape[1] != n or not 2 <= N <= _LP_POINTS or not np.all(np.isfinite(J)):
             return None
         coords, _ = self.in_affine_coordinates()
         Jr = coords.rows(J)
@@ -235,7 +235,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         JD = J @ D.T
         JD = JD * pow2_scale(JD, axis=1)[:, None]
         g = as_rng(seed).standard_normal(n)
-        res = linprog_quiet(-(D @ g), A_eq=np.vstack([JD, np.ones((1, N))]), b_eq=np.zeros(J.shape[0] + 1),
+        res = linprog_quiet(-(D @ g), A_eq=np.vstack([JD, np.ones((1, D.shape[0]))]), b_eq=np.zeros(J.shape[0] + 1),
                             bounds=(-0.5 / N, 0.5 / N))  # fmt: skip
         if res.status != 0:
             return None
@@ -373,8 +373,8 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         affine dimension is handled in its own coordinates (the projection onto its affine hull is
         rounded once: the one step that is not exact). Above ``_CERTIFY_MAX_DIM`` dimensions the
         rational solve is too slow and a floating-point proof with rigorous error bounds takes its
-        place (:meth:`_certify_spread`): it certifies points inside the hull by more than the
-        rounding, not points on its boundary.
+        place (:meth:`_certify_spread`, for at most ``_LP_POINTS`` points): it certifies points inside
+        the hull by more than the rounding, not points on its boundary.
         """
         out = np.zeros(X.shape[0], dtype=bool)
         if not self.full_dimensional:
@@ -425,7 +425,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
             N, n = X.shape
             M = np.vstack([X.T, np.ones((1, N))])
             entry: tuple = ()
-            if N > n:
+            if n < N <= _LP_POINTS:
                 _, piv = qr(M, mode="r", pivoting=True)
                 S = np.sort(piv[: n + 1])
                 A = M[:, S]
@@ -523,8 +523,23 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
 _CERTIFY_MAX_DIM = 120
 
 
+#: hulls of more points are not certified in high dimension, and offer no direction (the LPs' size and time
+#: would outgrow a check's budget: 30,000 points in R^784 took 31 s and 1.4 GB)
+_LP_POINTS = 10_000
 #: alternating projections tried before the LP of a membership proof in high dimension
 _PROJECTIONS = 30
+
+
+def _triangle(X: np.ndarray, c: np.ndarray, p: float) -> np.ndarray:
+    """``R`` of a QR factorisation of ``(X - c) p``, in chunks of rows: the same singular values and
+    right singular vectors, in memory ``O(chunk n)`` instead of copies of the whole data set.
+    """
+    N, n = X.shape
+    step = max(2 * n, CHUNK_ENTRIES // max(n, 1))
+    R = np.zeros((0, n))
+    for i in range(0, N, step):
+        R = np.linalg.qr(np.vstack([R, (X[i : i + step] - c) * p]), mode="r")
+    return R
 
 
 def _gamma(k: int) -> float:
