@@ -81,8 +81,49 @@ def _run(tmp: Path, args: list, limit: float) -> dict:
     return run_cli(["check", *args, "--time-limit", str(limit), "--json", "--quiet"], tmp)
 
 
+def conv_on_data(N: int = 10_000, reps: int = 2) -> dict:
+    """A convolution (8 channels, 3 x 3, padding 1) and a dense layer on ``N`` digits, in this process.
+
+    The unrolled convolution (6,272 x 784) is 1 % non-zero; the check on the data set multiplies it
+    as a sparse matrix. Baseline: the same check with the sparse product switched off
+    (``model.SPARSE_DENSITY = 0``), alternating, best of ``reps``.
+    """
+    import time
+
+    import relu_frames_nb as rf
+    from relu_frames_nb.network import model
+
+    X = digits28(N, seed=2)
+    rng = np.random.default_rng(7)
+    A, b, _ = model.conv2d_matrix(rng.standard_normal((8, 1, 3, 3)) / 3, 0.01 * rng.standard_normal(8), (1, 28, 28),
+                                  padding=1)  # fmt: skip
+    pairs = [(A, b), (rng.standard_normal((64, A.shape[0])) / np.sqrt(A.shape[0]), 0.01 * rng.standard_normal(64))]
+    keep = model.SPARSE_DENSITY
+    best = {"sparse": np.inf, "dense": np.inf}
+    status = {}
+    rf.check(rf.Network.from_weights(pairs), X[:100], time_limit=None)  # warm-up (imports)
+    try:
+        for _ in range(reps):
+            for mode, density in (("dense", 0.0), ("sparse", keep)):
+                model.SPARSE_DENSITY = density
+                net = rf.Network.from_weights(pairs)
+                t0 = time.perf_counter()
+                status[mode] = str(rf.check(net, X, time_limit=None).status)
+                best[mode] = min(best[mode], time.perf_counter() - t0)
+    finally:
+        model.SPARSE_DENSITY = keep
+    return {**best, "status": status}
+
+
 def main() -> list[Target]:
     targets = []
+    conv = conv_on_data()
+    ratio = conv["sparse"] / conv["dense"]
+    print(f"conv 8 x 3 x 3 -> 64 on samples: 10,000 digits: {conv['sparse']:.2f} s with the sparse product, "
+          f"{conv['dense']:.2f} s dense (ratio {ratio:.2f}); {conv['status']}", flush=True)  # fmt: skip
+    targets.append(at_most("mnist: conv on 10,000 digits, time sparse / dense", ratio, 0.8, ""))
+    same = conv["status"]["sparse"] == conv["status"]["dense"]
+    targets.append(Target("mnist: conv on 10,000 digits, the same verdict", float(same), 1.0, same, "", "sparse = dense"))
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         cases = _files(tmp)

@@ -483,3 +483,42 @@ def test_end_to_end_not_injective_at_layer_one():
     np.testing.assert_allclose(net(x), net(y), atol=1e-8 * max(1, np.abs(net(x)).max()))
     _assert_network_pair(net, Ball(3), v.pair)
     json.dumps(v.to_dict(), allow_nan=False)
+
+
+def test_equal_rows_are_the_groups_that_unique_finds():
+    from relu_frames_nb.network.check import _equal_rows
+
+    rng = np.random.default_rng(11)
+    keys = rng.integers(-3, 4, (400, 5))  # small values: many equal rows
+    keys[[7, 90, 300]] = keys[3]
+    keys[:, 0] = rng.integers(-(2**62), 2**62, 400)  # big entries: the hash wraps around
+    keys[[7, 90, 300], 0] = keys[3, 0]
+    mine = sorted(tuple(sorted(g.tolist())) for g in _equal_rows(keys))
+    _, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    theirs = sorted(tuple(np.flatnonzero(inverse.reshape(-1) == g).tolist()) for g in np.flatnonzero(counts > 1))
+    assert mine == theirs and (3, 7, 90, 300) in mine
+    assert list(_equal_rows(keys[:1])) == []
+
+
+def test_an_unrolled_convolution_is_multiplied_as_a_sparse_matrix(monkeypatch):
+    from relu_frames_nb.network import model
+
+    rng = np.random.default_rng(12)
+    A, b, _ = model.conv2d_matrix(rng.random((4, 1, 3, 3)), np.full(4, -0.1), (1, 16, 16), padding=1)
+    W2 = rng.standard_normal((10, A.shape[0]))
+    net = Network.from_weights([(A, b), (W2, np.zeros(10))])
+    X = rng.random((50, 256))
+    dense = np.maximum(np.maximum(X @ A.T + b, 0.0) @ W2.T, 0.0)
+    np.testing.assert_allclose(net(X), dense, rtol=1e-12, atol=1e-12 * np.abs(dense).max())
+    assert net._sparse is not None and net._sparse[0] is not None  # 9 of 256 entries per row are non-zero
+    assert net._sparse[1] is None  # a dense layer stays dense
+    # the verdict on data is the one of the dense products, with and without a collision in the data
+    X2 = np.vstack([X, -X[:3]])  # a non-negative kernel sees no positive response: one output for the three
+    monkeypatch.setattr(model, "SPARSE_DENSITY", 0.0)
+    dense_net = Network.from_weights([(A, b), (W2, np.zeros(10))])
+    assert dense_net(X[:1]).shape == (1, 10) and dense_net._sparse == [None, None]
+    for data in (X, X2):
+        v, w = rf.check(net, data, time_limit=None), rf.check(dense_net, data, time_limit=None)
+        assert v.status == w.status == ("injective" if data is X else "not injective") and v.pair_layer == w.pair_layer
+        if v.pair is not None:
+            assert all(np.array_equal(p, q) for p, q in zip(v.pair, w.pair))
