@@ -148,3 +148,21 @@ def test_the_chunked_factorisation_keeps_the_singular_values(monkeypatch):
     chunked = np.linalg.svd(hull._triangle(X, c, 1.0), compute_uv=False)
     assert np.allclose(chunked, direct, rtol=1e-10, atol=1e-12 * direct[0])
     assert rf.Hull(X).affine_dimension == int(np.sum(direct > 1e-10 * direct[0]))
+
+
+def test_large_data_sets_keep_a_valid_inner_radius_and_row_norms(monkeypatch):
+    """The nearest point is sought in a subset's hull (the bound still holds for all points); norms in chunks."""
+    from scipy.optimize import nnls
+
+    from relu_frames_nb.domains import base, hull
+
+    rng = np.random.default_rng(13)
+    X = rng.standard_normal((600, 5)) + np.array([4.0, 0, 0, 0, 0])  # a cloud away from the origin
+    E = np.vstack([X.T, np.full((1, 600), 1e3)])
+    lam, _ = nnls(E, np.r_[np.zeros(5), 1e3], maxiter=10_000)
+    exact = np.linalg.norm(X.T @ (lam / lam.sum()))  # the distance from the origin to the whole hull
+    monkeypatch.setattr(hull, "_NNLS_POINTS", 100)
+    r = rf.Hull(X).inner_radius
+    assert 0.999 * exact < r <= exact * (1 + 1e-9)  # the grown subset finds the nearest point
+    monkeypatch.setattr(base, "_NORM_CHUNK", 50)  # 10 rows per chunk
+    np.testing.assert_allclose(base.robust_norms(X), np.linalg.norm(X, axis=1), rtol=1e-15)

@@ -59,11 +59,22 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         arr = to_float_array(X, "X")
         if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
             raise InputError(f"X must be a non-empty 2-D array of points (rows); got shape {arr.shape}.")
-        pts = readonly(arr)
+        self._setup(readonly(arr), source)
+
+    @classmethod
+    def _owning(cls, pts: np.ndarray) -> Hull:
+        """A hull of a float array made here and given away (no copy: a data set in R^784 is large)."""
+        pts.setflags(write=False)
+        K = cls.__new__(cls)
+        K._setup(pts, None)
+        return K
+
+    def _setup(self, pts: np.ndarray, source: str | None) -> None:
         if pts.shape[0] > 1:
-            p = float(pow2_scale(pts))
+            top = max(float(-pts.min()), float(pts.max()))  # max |x| without a copy of the data
+            p = float(pow2_scale(np.array([top])))
             s = np.linalg.svd(_triangle(pts, pts.mean(axis=0), p), compute_uv=False)
-            scale = max(float(np.max(np.abs(pts))) * p, 1e-300)
+            scale = max(top * p, 1e-300)
             d = int(np.sum(s > 1e-10 * max(s[0], scale)))
         else:
             d = 0
@@ -122,30 +133,33 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         return self._inner
 
     def _distance_lower_bound(self) -> float:
-        from scipy.optimize import nnls
-
         p = float(pow2_scale(self.points))
-        X = self.points * p
-        N = X.shape[0]
-        w = 1e3 * max(1.0, float(np.max(np.linalg.norm(X, axis=1))))
-        E = np.vstack([X.T, np.full((1, N), w)])
-        f = np.zeros(self.n + 1)
-        f[-1] = w
-        try:
-            lam, _ = nnls(E, f, maxiter=50 * (N + self.n + 10))
-        except RuntimeError:  # pragma: no cover
-            return 0.0
-        if lam.sum() <= 0:
-            return 0.0
-        q = X.T @ (lam / lam.sum())
-        norm = float(np.linalg.norm(q))
-        if norm <= 1e-12 * float(np.max(np.linalg.norm(X, axis=1))):
-            return 0.0
-        return max(0.0, float(np.min(X @ (q / norm)))) / p
+        N = self.points.shape[0]
+        if N <= _NNLS_POINTS:
+            X = self.points * p
+            q = _nearest(X)
+            if q is None:
+                return 0.0
+            return max(0.0, float(np.min(X @ q))) / p
+        # many points: the nearest point of a seeded subset's hull, the subset grown by the points that
+        # lie below its separating hyperplane (a few rounds); the bound holds for every point in any case
+        pick = np.sort(np.random.default_rng(0).choice(N, _NNLS_POINTS, replace=False))
+        low = 0.0
+        for _ in range(4):
+            q = _nearest(self.points[pick] * p)
+            if q is None:
+                return 0.0
+            t = np.concatenate([(self.points[sl] * p) @ q for sl in chunks(N, self.n)])
+            low = max(low, float(np.min(t)))
+            below = np.setdiff1d(np.argsort(t)[: _NNLS_POINTS // 4], pick)
+            if below.size == 0 or float(np.min(t[pick])) <= float(np.min(t)):
+                break
+            pick = np.union1d(pick, below)
+        return max(0.0, low) / p
 
     def scaled(self, c):
         c = self._check_scale(c)
-        return Hull(self.points * c)
+        return Hull._owning(self.points * c)
 
     def bounding_box(self) -> tuple[np.ndarray, np.ndarray]:
         """Coordinate-wise min and max of the points."""
@@ -206,7 +220,10 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
                 lo, hi = self.bounding_box()
                 U[lo == hi] = 0.0
                 c = np.where(lo == hi, lo, c)
-                set_attrs(self, _affine=(Coordinates(c, basis=U), Hull((self.points - c) @ U)))
+                Z = np.empty((self.points.shape[0], d))
+                for sl in chunks(Z.shape[0], self.n):  # the projected points, without a centred copy of the data
+                    Z[sl] = (self.points[sl] - c) @ U
+                set_attrs(self, _affine=(Coordinates(c, basis=U), Hull._owning(Z)))
         return self._affine
 
     def fibre_direction(self, J, *, seed=None):
@@ -526,6 +543,8 @@ _CERTIFY_MAX_DIM = 120
 #: hulls of more points are not certified in high dimension, and offer no direction (the LPs' size and time
 #: would outgrow a check's budget: 30,000 points in R^784 took 31 s and 1.4 GB)
 _LP_POINTS = 10_000
+#: the nearest point to the origin (for ``inner_radius``) is sought in the hull of at most this many points
+_NNLS_POINTS = 4000
 #: alternating projections tried before the LP of a membership proof in high dimension
 _PROJECTIONS = 30
 
@@ -540,6 +559,28 @@ def _triangle(X: np.ndarray, c: np.ndarray, p: float) -> np.ndarray:
     for i in range(0, N, step):
         R = np.linalg.qr(np.vstack([R, (X[i : i + step] - c) * p]), mode="r")
     return R
+
+
+def _nearest(X: np.ndarray) -> np.ndarray | None:
+    """The unit vector towards the point of ``conv(X)`` nearest to the origin (NNLS), or None near 0."""
+    from scipy.optimize import nnls
+
+    N, n = X.shape
+    w = 1e3 * max(1.0, float(np.max(np.linalg.norm(X, axis=1))))
+    E = np.vstack([X.T, np.full((1, N), w)])
+    f = np.zeros(n + 1)
+    f[-1] = w
+    try:
+        lam, _ = nnls(E, f, maxiter=50 * (N + n + 10))
+    except RuntimeError:  # pragma: no cover
+        return None
+    if lam.sum() <= 0:
+        return None
+    q = X.T @ (lam / lam.sum())
+    norm = float(np.linalg.norm(q))
+    if norm <= 1e-12 * float(np.max(np.linalg.norm(X, axis=1))):
+        return None
+    return q / norm
 
 
 def _gamma(k: int) -> float:
