@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from ._progress import Progress, as_progress
-from ._validation import as_nonnegative, as_positive
+from ._validation import as_positive, as_time_limit
 
 __all__ = ["Budget", "BudgetExhausted", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
 
@@ -52,7 +52,8 @@ class Budget:
         self, time_limit: Any = DEFAULT_TIME_LIMIT, *, memory: Any = DEFAULT_MEMORY, progress: Any = False, desc: str = "check"
     ) -> None:
         self.t0 = time.perf_counter()
-        limit = math.inf if time_limit is None else as_nonnegative(time_limit, "time_limit")
+        seconds = as_time_limit(time_limit)
+        limit = math.inf if seconds is None else seconds
         self.time_limit = limit
         self.deadline = self.t0 + limit
         self.memory = float(as_positive(memory, "memory_limit"))

@@ -249,6 +249,15 @@ def as_nonnegative(x: Any, name: str) -> float:
     return value
 
 
+def as_time_limit(x: Any, name: str = "time_limit") -> float | None:
+    """Seconds ``>= 0``, or None for no limit (None or ``inf``: what a budget without a deadline has left)."""
+    if x is None:
+        return None
+    if not isinstance(x, (str, bytes, bool)) and np.size(x) == 1 and float(np.asarray(x, dtype=float).ravel()[0]) == np.inf:
+        return None
+    return as_nonnegative(x, name)
+
+
 def as_count(x: Any, name: str, *, minimum: int = 1) -> int:
     """An integer >= ``minimum`` (numpy integers accepted, floats and bools refused)."""
     if isinstance(x, bool) or not isinstance(x, (numbers.Integral, np.integer)):

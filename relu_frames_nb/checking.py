@@ -24,7 +24,7 @@ import numpy as np
 
 from ._budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, Budget
 from ._layer_check import METHODS, check_weights
-from ._validation import as_choice, as_count, as_nonnegative
+from ._validation import as_choice, as_count, as_time_limit
 from .domains import as_domain
 from .errors import InputError
 from .layer import CONVENTION_HELP, ReLULayer
@@ -133,8 +133,7 @@ def check(
     n = model.n
     K = as_domain(K, n)
     method = as_choice(method, "method", METHODS)
-    if time_limit is not None:
-        time_limit = as_nonnegative(time_limit, "time_limit")
+    time_limit = as_time_limit(time_limit)
     n_samples = as_count(n_samples, "n_samples")
     max_facets = as_count(max_facets, "max_facets")
     max_candidates = as_count(max_candidates, "max_candidates")

@@ -26,6 +26,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -459,11 +460,14 @@ def main_check(args: argparse.Namespace) -> int:
 
 
 def _main_check(args: argparse.Namespace, watch: _Watch) -> int:
+    t0 = time.perf_counter()
     try:
         model, kind = load_model(args.weights, bias=args.bias, layer_name=args.layer_name, last=args.last,
                                  input_shape=args.input_shape, conv=dict(args.conv or ()))  # fmt: skip
         domain = parse_domain(args.domain, model.n, name="--domain")
-        verdict = check(model, domain, method=args.method, time_limit=args.time_limit,
+        # reading the files counts against the limit (a hull of 60,000 images takes seconds to read and factor)
+        left = max(0.0, args.time_limit - (time.perf_counter() - t0))
+        verdict = check(model, domain, method=args.method, time_limit=left,
                         memory_limit=args.memory_limit * 1024**3, progress=watch, seed=args.seed,
                         n_samples=args.samples, max_facets=args.max_facets)  # fmt: skip
         if isinstance(model, ReLULayer):

@@ -59,7 +59,7 @@ import numpy as np
 from ._lp import linprog_quiet
 from ._pairs import pow2_scale
 from ._rational import barycentric
-from ._validation import as_count, as_matrix, as_nonnegative
+from ._validation import as_count, as_matrix, as_nonnegative, as_time_limit
 from .errors import InputError
 
 __all__ = [
@@ -442,7 +442,8 @@ def _prepare(points: Any, k: Any, kept: Any, time_limit: Any, t0: float):
         if not 0 <= int(i) < m:
             raise InputError(f"kept must hold indices of points (0 to {m - 1}); got {i}.")
         kept_mask |= 1 << int(i)
-    deadline = math.inf if time_limit is None else t0 + as_nonnegative(time_limit, "time_limit")
+    seconds = as_time_limit(time_limit)
+    deadline = math.inf if seconds is None else t0 + seconds
     return P, P0, k, kept_mask, deadline
 
 

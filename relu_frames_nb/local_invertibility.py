@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ._patterns import group_patterns
-from ._validation import as_matrix, as_nonnegative, as_points
+from ._validation import as_matrix, as_nonnegative, as_points, as_time_limit
 from .frames import DEFAULT_RANK_TOL
 from .layer import as_weights
 
@@ -124,8 +124,7 @@ def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TO
     """
     W, alpha = as_weights(layer)
     X, _ = as_points(X, W.shape[1], "X")
-    if time_limit is not None:
-        time_limit = as_nonnegative(time_limit, "time_limit")
+    time_limit = as_time_limit(time_limit)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     B = data_span(X, rank_tol=rank_tol)
     d = B.shape[1]

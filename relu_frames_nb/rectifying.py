@@ -23,7 +23,7 @@ from ._lp import null_space
 from ._pairs import PAIR_RTOL, collides
 from ._patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
 from ._progress import Progress, as_progress
-from ._validation import as_count, as_nonnegative, as_points
+from ._validation import as_count, as_nonnegative, as_points, as_time_limit
 from .domains import Domain, as_domain
 from .errors import TooExpensiveError
 from .frames import DEFAULT_RANK_TOL
@@ -265,8 +265,7 @@ def check_rectifying(
     K = as_domain(K, layer.n)
     n_samples = as_count(n_samples, "n_samples")
     max_memory = as_count(max_memory, "max_memory", minimum=1024)
-    if time_limit is not None:
-        time_limit = as_nonnegative(time_limit, "time_limit")
+    time_limit = as_time_limit(time_limit)
     progress = as_progress(bool(progress) if isinstance(progress, np.bool_) else progress)
     t0 = time.perf_counter()
     X = _probe_points(layer, K, n_samples, seed)
@@ -426,7 +425,8 @@ def find_collision(
         warnings.warn("find_collision(tol=...) is deprecated and ignored: every pair passes the one pair check "
                       "(relu_frames_nb._pairs.collides).", DeprecationWarning, stacklevel=2)  # fmt: skip
     n_samples = as_count(n_samples, "n_samples")
-    deadline = math.inf if time_limit is None else time.perf_counter() + as_nonnegative(time_limit, "time_limit")
+    seconds = as_time_limit(time_limit)
+    deadline = math.inf if seconds is None else time.perf_counter() + seconds
     X = _probe_points(layer, K, n_samples, seed) if points is None else as_points(points, layer.n, "points")[0]
     if K.finite or points is not None:
         pair = _equal_output_pair(layer, X, K)

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_count, as_nonnegative, as_positive
+from ._validation import as_count, as_positive, as_time_limit
 from .errors import TooExpensiveError
 from .frames import as_frame
 
@@ -322,7 +322,8 @@ def tukey_depth_origin(
     batch = as_count(batch, "batch")
     tol = as_positive(tol, "tol")
     max_general = as_count(max_general, "max_general")
-    deadline = math.inf if time_limit is None else time.perf_counter() + as_nonnegative(time_limit, "time_limit")
+    seconds = as_time_limit(time_limit)
+    deadline = math.inf if seconds is None else time.perf_counter() + seconds
     m, n = F.m, F.n
     total = comb(m, n - 1)
     if total > max_subsets:

@@ -186,3 +186,15 @@ def test_the_collision_search_looks_at_the_clock_between_candidates(monkeypatch)
     c = rf.find_collision(layer, rf.Ball(12), n_samples=200, time_limit=25)
     assert not c.found
     assert 1 <= len(calls) <= 3 and all(t <= 25 for t in calls), calls
+
+
+@pytest.mark.parametrize("limit", [None, float("inf")])
+def test_no_time_limit_reaches_every_stage(limit):
+    """``time_limit=None`` (or inf: what a budget without a deadline has left) is no limit in every stage:
+    the half-space depth stage refused the infinite time a budget without a deadline hands down."""
+    v = rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5), rf.Ball(2), time_limit=limit)
+    assert v.status == "injective"
+    model, K = HARD["ball"]
+    assert rf.check(model, K, time_limit=limit).status in ("injective", "not injective")
+    with pytest.raises(rf.InputError, match="non-negative"):
+        rf.check(model, K, time_limit=-1.0)

@@ -359,3 +359,28 @@ def test_save_pair_draws_the_pair(tmp_path):
     assert rep["status"] == "injective" and not (tmp_path / "none.png").exists()
     assert any("no pair to draw" in note for note in rep["notes"])
     assert run("id.npz", "--save-pair", "pair.txt").returncode == 2
+
+
+def test_reading_the_files_counts_against_the_time_limit(triangle_files, monkeypatch, capsys):
+    """A hull of 60,000 images takes seconds to read and factor: the check gets only what is left."""
+    from relu_frames_nb import cli
+
+    now = types.SimpleNamespace(t=100.0)
+    fake_time = types.SimpleNamespace(**{k: getattr(time, k) for k in dir(time) if not k.startswith("_")})
+    fake_time.perf_counter = lambda: now.t
+    monkeypatch.setattr(cli, "time", fake_time)
+    real_parse, seen = cli.parse_domain, {}
+
+    def slow_parse(*args, **kw):
+        now.t += 12.0  # reading the domain took 12 s of the fake clock
+        return real_parse(*args, **kw)
+
+    def fake_check(model, K, **kw):
+        seen["time_limit"] = kw["time_limit"]
+        return rf.check(model, K, time_limit=None)
+
+    monkeypatch.setattr(cli, "parse_domain", slow_parse)
+    monkeypatch.setattr(cli, "check", fake_check)
+    rc = cli.main(["check", str(triangle_files / "layer.npz"), "--domain", "ball:1", "--time-limit", "30", "--quiet"])
+    assert rc == EXIT_INJECTIVE, capsys.readouterr().err
+    assert seen["time_limit"] == pytest.approx(18.0)

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_count, as_nonnegative, as_positive
+from .._validation import as_count, as_nonnegative, as_positive, as_time_limit
 from ..domains import Domain
 from ..errors import DimensionMismatchError, InputError, TooExpensiveError
 from ..frames import as_frame
@@ -515,7 +515,8 @@ def polytope_bias(
     """
     max_facets = as_count(max_facets, "max_facets")
     tol = as_nonnegative(tol, "tol")
-    deadline = math.inf if time_limit is None else time.perf_counter() + as_nonnegative(time_limit, "time_limit")
+    seconds = as_time_limit(time_limit)
+    deadline = math.inf if seconds is None else time.perf_counter() + seconds
     if not isinstance(frame, InscribingPolytope):
         frame = as_frame(frame)
     case, domain, s, r, shell = _parse_domain(K, frame.n)

@@ -26,7 +26,7 @@ import numpy as np
 
 from .._deprecation import renamed_kwargs
 from .._progress import Progress, as_progress
-from .._validation import as_bias, as_count, as_matrix, as_nonnegative, as_seed_sequence
+from .._validation import as_bias, as_count, as_matrix, as_nonnegative, as_seed_sequence, as_time_limit
 from ..domains import CoveringRadius, Domain, as_domain, covering_radius, paper_correction
 from ..errors import InputError, TooExpensiveError
 from ..frames import DEFAULT_RANK_TOL, Frame, as_frame
@@ -588,8 +588,7 @@ def sampling_bias(
         chunk_size = as_count(chunk_size, "chunk_size")
     max_memory = as_count(max_memory, "max_memory", minimum=1024)
     es = _parse_early_stop(early_stop)
-    if time_limit is not None:
-        time_limit = as_nonnegative(time_limit, "time_limit")
+    time_limit = as_time_limit(time_limit)
     tie_tol = as_nonnegative(tie_tol, "tie_tol")
     finite = dom.finite
     N = dom.points.shape[0] if finite else n_samples
