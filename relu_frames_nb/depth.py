@@ -546,6 +546,8 @@ class _DomainSearch(_Search):
         return u, E @ u - self.f
 
     def capture(self, pool: int, fixed: int, verify: bool = True) -> int | None:
+        if time.perf_counter() > self.deadline:  # one least-distance problem of a wide layer can take 0.5 s
+            raise TimeoutError
         idx = np.flatnonzero(self._mask(pool))
         if idx.size == 0:
             return None

@@ -81,7 +81,7 @@ class Run:
         """Build and verify a pair from a point ``z`` of the reduced domain; True on success."""
         if z is None or self.pair is not None:
             return self.pair is not None
-        built = build_pair(self.Phi, self.a, self.Kr, np.asarray(z, float), self.center)
+        built = build_pair(self.Phi, self.a, self.Kr, np.asarray(z, float), self.center, expired=self.budget.expired)
         return built is not None and self.try_pair(*built)
 
     def try_pair(self, z1: np.ndarray, z2: np.ndarray, n_act: int, rank: int) -> bool:

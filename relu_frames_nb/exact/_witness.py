@@ -38,10 +38,12 @@ def active_rank(Phi: np.ndarray, a: np.ndarray, z: np.ndarray) -> tuple[np.ndarr
     return active, int(np.sum(s > RANK_RTOL * max(s[0], 1e-300)))
 
 
-def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndarray | None):
+def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndarray | None, *,
+               expired=lambda: False):  # fmt: skip
     """A colliding pair ``(z1, z2)`` in ``K`` near ``z``, or None (see the module docstring).
 
-    Returns ``(z1, z2, n_active, rank)`` with the active count and rank at ``z1``.
+    Returns ``(z1, z2, n_active, rank)`` with the active count and rank at ``z1``. ``expired``: the
+    budget's clock, read between the membership proofs of the shrinking step (one can take an LP).
     """
     d = Phi.shape[1]
     scale = max(1.0, float(np.linalg.norm(z)))
@@ -85,6 +87,8 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
     y = z + s * v
     if rho is None:  # unknown distance to the boundary: halve until membership is certain
         for _ in range(40):
+            if expired():
+                return None
             if K.contains_certified(y):
                 break
             s *= 0.5
