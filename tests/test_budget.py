@@ -198,3 +198,28 @@ def test_no_time_limit_reaches_every_stage(limit):
     assert rf.check(model, K, time_limit=limit).status in ("injective", "not injective")
     with pytest.raises(rf.InputError, match="non-negative"):
         rf.check(model, K, time_limit=-1.0)
+
+
+def test_the_witness_builder_reads_the_clock_between_membership_proofs():
+    """A membership proof can take an LP (a hull in high dimension): once the budget has expired the
+    shrinking step stops proving (it used to run its 40 halvings)."""
+    from relu_frames_nb.exact._witness import build_pair
+
+    class Slow:  # a domain whose proofs always fail, with no margin to start from
+        calls = 0
+
+        def margin(self, z):
+            return None
+
+        def contains_certified(self, y):
+            Slow.calls += 1
+            return False
+
+    Phi = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    a = np.array([0.5, 5.0, 5.0])  # at z = (1, 0) only the first row is active: rank 1 < 2
+    ticks = iter([False, False, True])
+    assert build_pair(Phi, a, Slow(), np.array([1.0, 0.0]), None, expired=lambda: next(ticks, True)) is None
+    assert Slow.calls == 2
+    Slow.calls = 0
+    assert build_pair(Phi, a, Slow(), np.array([1.0, 0.0]), None) is None
+    assert Slow.calls == 40  # without a clock: every halving
