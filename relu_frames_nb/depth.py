@@ -546,7 +546,7 @@ class _DomainSearch(_Search):
         return u, E @ u - self.f
 
     def capture(self, pool: int, fixed: int, verify: bool = True) -> int | None:
-        if time.perf_counter() > self.deadline:  # one least-distance problem of a wide layer can take 0.5 s
+        if time.perf_counter() > self.deadline:  # a node of a wide layer holds many least-distance problems
             raise TimeoutError
         idx = np.flatnonzero(self._mask(pool))
         if idx.size == 0:

@@ -162,15 +162,14 @@ def test_static_picture_for_readers_without_a_kernel():
     assert "image/png" in bundle and "application/vnd.jupyter.widget-view+json" in bundle
 
 
-def test_every_index_change_updates_once_and_records_its_time():
-    # the speed itself is measured in benchmarks/bench_widgets.py (a loaded machine must not fail a test)
+def test_every_index_change_updates_once():
+    # the speed is measured in benchmarks/bench_widgets.py, not here (a loaded machine must not fail a test)
     X, L = _data(N=40)
     ex = DigitsExplorer(L, X)
     for i in range(1, 12):
         before = ex.n_updates
         ex.index.value = i
         assert ex.n_updates == before + 1 and np.array_equal(ex.image, X[i])
-        assert ex.last_update_seconds is not None and np.isfinite(ex.last_update_seconds)  # recorded; its size is a benchmark's
 
 
 def test_exported_from_widgets():
