@@ -5,7 +5,10 @@ r"""Small linear-algebra helpers of the exact verdicts that import nothing else 
   by one non-negative least squares problem;
 * :func:`quiet`: silence file descriptors 1 and 2 around a call into HiGHS, which prints
   from C++ on some SciPy builds even with ``disp=False``;
-* :func:`null_space`: an orthonormal basis of the directions orthogonal to some rows.
+* :func:`null_space`: an orthonormal basis of the directions orthogonal to some rows;
+* :func:`nnls_solve`: SciPy's non-negative least squares for arrays known to be fit for it, without the
+  argument checks that cost a tenth of a small solve (the searches of :mod:`relu_frames_nb.depth` make
+  hundreds of thousands).
 """
 
 from __future__ import annotations
@@ -18,9 +21,47 @@ import warnings
 
 import numpy as np
 
-__all__ = ["min_norm_point", "quiet", "null_space", "linprog_quiet"]
+__all__ = ["min_norm_point", "quiet", "null_space", "linprog_quiet", "nnls_solve"]
 
 _LOCK = threading.Lock()
+_NNLS: list = []  # the solver nnls_solve calls, chosen on first use
+
+
+def _pick_nnls():
+    """SciPy's compiled NNLS routine when it is there and agrees with the public function on a test
+    problem (it is private: a SciPy that moves or changes it gets the public function instead).
+    """
+    from scipy.optimize import nnls
+
+    def public(A, b, maxiter):
+        x, rnorm = nnls(A, b, maxiter=maxiter)
+        return x, rnorm, 1
+
+    try:
+        from scipy.optimize._slsqplib import nnls as raw
+
+        A = np.array([[1.0, 0.0, 2.0], [1.0, 1.0, -1.0], [0.0, 1.0, 1.0]])
+        b = np.array([2.0, -1.0, 1.0])
+        x, rnorm, info = raw(A, b, 30)
+        x0, r0 = nnls(A, b, maxiter=30)
+        if info != 3 and np.allclose(x, x0, atol=1e-12) and abs(float(rnorm) - r0) <= 1e-12:
+            return raw
+    except Exception:  # noqa: BLE001 - any change of the private routine: the public one
+        pass
+    return public
+
+
+def nnls_solve(A: np.ndarray, b: np.ndarray, maxiter: int) -> tuple[np.ndarray, float]:
+    """``scipy.optimize.nnls(A, b, maxiter=maxiter)`` for a C-ordered finite float64 ``A`` and ``b``.
+
+    Raises ``RuntimeError`` when the iteration limit is reached, as SciPy's function does.
+    """
+    if not _NNLS:
+        _NNLS.append(_pick_nnls())
+    x, rnorm, info = _NNLS[0](A, b, maxiter)
+    if info == 3:
+        raise RuntimeError("Maximum number of iterations reached.")
+    return x, float(rnorm)
 
 
 @contextlib.contextmanager

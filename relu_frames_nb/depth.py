@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from ._lp import linprog_quiet
+from ._lp import linprog_quiet, nnls_solve
 from ._pairs import pow2_scale
 from ._rational import barycentric
 from ._validation import as_count, as_matrix, as_nonnegative, as_time_limit
@@ -257,8 +257,6 @@ class _Search:
 
     def capture(self, pool: int, fixed: int) -> int | None:
         """A verified circuit among the points of ``pool`` (a bit mask), ``fixed`` ones preferred; None if none."""
-        from scipy.optimize import nnls  # scipy.optimize is loaded on first use (import time of the package)
-
         idx = np.flatnonzero(self._mask(pool))
         if idx.size < 2:
             return None
@@ -266,7 +264,7 @@ class _Search:
         M = self.M[:, idx] * w  # the points of idx, fixed ones scaled up (the last row is reset to ones)
         M[-1] = 1.0
         try:
-            lam, res = nnls(M, self.b, maxiter=50 * idx.size)
+            lam, res = nnls_solve(M, self.b, 50 * idx.size)
         except RuntimeError:  # pragma: no cover - iteration limit: treat as no circuit found
             return None
         if res > 1e-9:
@@ -533,14 +531,12 @@ class _DomainSearch(_Search):
 
     def _nearest(self, idx: np.ndarray, shift: float = 0.0):
         """NNLS of the least-distance problem on the points ``idx`` (values ``<= -shift``): ``(u, rho)``."""
-        from scipy.optimize import nnls
-
         E = self.E[:, idx]
         if shift:
             E = E.copy()
             E[-1] += shift
         try:
-            u, _ = nnls(E, self.f, maxiter=50 * max(idx.size, 1))
+            u, _ = nnls_solve(E, self.f, 50 * max(idx.size, 1))
         except RuntimeError:  # pragma: no cover - iteration limit
             return None, None
         return u, E @ u - self.f
@@ -557,7 +553,7 @@ class _DomainSearch(_Search):
         nr2 = float(rho @ rho)
         # the nearest point is -rho[:d] / rho[d] with rho[d] = -|rho|^2: at distance |rho[:d]| / |rho|^2 =
         # sqrt(1 - |rho|^2) / |rho|, within the ball iff |rho|^2 >= 1/2 (a residual near 0: no point at all)
-        if nr2 > 0.5 and float(np.linalg.norm(rho[:-1])) < nr2:
+        if nr2 > 0.5 and math.sqrt(float(rho[:-1] @ rho[:-1])) < nr2:
             return None  # they are all <= 0 somewhere in the ball
         on = u > 0
         support = idx[on]
@@ -590,12 +586,13 @@ class _DomainSearch(_Search):
         cannot go (a point found needed stays needed in every smaller set, so the result is irreducible).
         Least distance returns sets with many more points than needed; smaller free parts pack more
         disjoint sets into the bound and give fewer branches -- on wide biased layers on a ball (n = 10,
-        12) 30-200x fewer nodes. Only the last set is verified.
+        12) 30-200x fewer nodes. Only the set returned is verified (the one found when the last fails).
         """
         if C is None:
             return None
         C0, last = C, None
-        support, u = self.pending[1:] if self.pending and self.pending[0] == C else (None, None)
+        first = self.pending if self.pending and self.pending[0] == C else None
+        support, u = first[1:] if first is not None else (None, None)
         order = [int(i) for i in np.flatnonzero(self._mask(C & ~allowed))]
         if support is not None:
             weight = dict(zip(support.tolist(), u.tolist()))
@@ -616,19 +613,23 @@ class _DomainSearch(_Search):
                 pos += 1  # needed
             else:
                 chunk = max(1, chunk // 2)
-        if last is None or C in self.verified and self.verified[C]:
-            return C
-        failed = self.failed
-        ok = self.prove(*last)
-        self.failed = failed
-        return C if ok else C0
+        if last is not None:
+            failed = self.failed
+            ok = self.prove(*last)
+            self.failed = failed  # a smaller set that fails leaves the set as found
+            if ok:
+                return C
+        if first is None:  # pragma: no cover - the caller found C just before
+            return None
+        return C0 if self.prove(*first) else None  # a failure here marks the search
 
     def signed(self, removed: int, kept: int, rest: int) -> int | None:
         # a certificate of negated removed rows (and kept points) alone closes the node: at the point sought
         # every removed row is active, and no point of the ball has them all active
         neg = removed << self.m
         rest |= self.lazy  # cuts found so far hold everywhere (the pools of the packing leave them out)
-        return self.shrink(self.capture(rest | neg, (kept & rest) | neg), (kept & rest) | neg | self.lazy)
+        found = self.capture(rest | neg, (kept & rest) | neg, verify=False)  # proved once shrunk
+        return self.shrink(found, (kept & rest) | neg | self.lazy)
 
     def accept(self, removed: int) -> bool | None:
         rest = np.flatnonzero(self._mask(self.full & ~removed)[: self.m])

@@ -156,3 +156,30 @@ def test_the_answer_does_not_change_when_rows_are_scaled_by_powers_of_ten(seed):
         if scaled.status == "shallow":  # the direction is checked on the scaled rows themselves
             rest = np.setdiff1d(np.arange(W.shape[0]), scaled.removal)
             assert np.all((W * scales[:, None])[rest] @ scaled.direction < 0)
+
+
+def test_nnls_solve_agrees_with_scipy_and_falls_back_to_the_public_function(monkeypatch):
+    """The searches call SciPy's compiled NNLS without its checks; answers equal the public function's, the
+    iteration limit raises as it does, and a SciPy without the private routine gets the public one."""
+    from scipy.optimize import nnls
+
+    from relu_frames_nb import _lp
+
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        A = rng.standard_normal((9, int(rng.integers(1, 40))))
+        b = rng.standard_normal(9)
+        x, r = _lp.nnls_solve(A, b, 50 * A.shape[1])
+        x0, r0 = nnls(A, b, maxiter=50 * A.shape[1])
+        np.testing.assert_allclose(x, x0, rtol=0, atol=1e-12)
+        assert abs(r - r0) <= 1e-12
+    A = rng.standard_normal((9, 30))
+    with pytest.raises(RuntimeError):
+        _lp.nnls_solve(A, rng.standard_normal(9), 1)
+    private = pytest.importorskip("scipy.optimize._slsqplib")
+    assert _lp._NNLS[0] is private.nnls  # this SciPy has the routine: the searches use it
+    monkeypatch.delattr(private, "nnls")
+    monkeypatch.setattr(_lp, "_NNLS", [])
+    x, r = _lp.nnls_solve(A, b, 1500)
+    assert _lp._NNLS[0].__name__ == "public"
+    np.testing.assert_allclose(x, nnls(A, b, maxiter=1500)[0], rtol=0, atol=1e-12)
