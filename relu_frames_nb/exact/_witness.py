@@ -5,8 +5,9 @@ The construction is the proof of Thm "Injectivity of ReLU layers II": at a point
 and whose inactive rows are strictly inactive (margin ``mu > 0``), the points ``z`` and
 ``z + s v`` have the same output for ``0 < s < mu / max_i |<v, phi_i>|`` (inactive rows
 stay off, active ones keep their value). If ``z`` lies on the boundary of ``K`` (by the domain's
-own :meth:`~relu_frames_nb.domains.Domain.margin`) it is first moved a little toward an
-interior point: the inactive rows keep a margin, and the new
+own :meth:`~relu_frames_nb.domains.Domain.margin`, or, where the domain cannot say how far its
+boundary is -- a hull in many dimensions --, when its membership is not proved) it is first moved a
+little toward an interior point: the inactive rows keep a margin, and the new
 active set is a subset of ``I`` (so it still fails to span). ``s`` is then also kept below
 the distance to the boundary of ``K``.
 
@@ -51,7 +52,9 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
     if rank >= d:
         return None
     rho = K.margin(z)
-    if rho is not None and rho <= 1e-12 * scale:
+    # on (or near) the boundary -- also a point an LP left on a face of a hull, whose distance to the
+    # boundary is unknown: pulled towards the interior point while the inactive rows stay inactive
+    if (rho is not None and rho <= 1e-12 * scale) or (rho is None and not K.contains_certified(z)):
         if center is None:
             return None
         pre = Phi @ z - a
