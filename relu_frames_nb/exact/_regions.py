@@ -57,6 +57,14 @@ class Region:
     def add_cut(self, a: np.ndarray, beta: float) -> None:
         raise NotImplementedError
 
+    def relaxed_point(self, Phi: np.ndarray, alpha: np.ndarray, weights: np.ndarray, margin: float) -> np.ndarray | None:
+        r"""A point of ``K`` minimising :math:`\sum_i w_i \max(0, \langle z, \phi_i\rangle - \alpha_i + \mu)`.
+
+        The LP relaxation of "the fewest active rows" (``mu`` is ``margin``); None when the region is
+        only an outer approximation of ``K`` (its minimiser need not lie in ``K``) or the LP fails.
+        """
+        return None
+
     # shared LP helpers -----------------------------------------------------------
     def _lp_feasible(self, Phi_Z: np.ndarray, beta_Z: np.ndarray) -> bool:
         """Feasibility of ``{Phi_Z z <= beta_Z} ∩ P`` by one LP (True also when undecided)."""
@@ -176,6 +184,25 @@ class PolyRegion(Region):
 
     def add_cut(self, a, beta):  # pragma: no cover - exact regions need no cuts
         raise RuntimeError("polyhedral regions are exact; no cuts")
+
+    def relaxed_point(self, Phi, alpha, weights, margin):
+        D = self.desc
+        d, ne, m = self.d, D.n_extra, Phi.shape[0]
+        # variables (z, w, s): Phi z - s <= alpha - margin, s >= 0, (z, w) in P; minimise <weights, s>
+        rows = [np.hstack([Phi, np.zeros((m, ne)), -np.eye(m)])]
+        rhs = [alpha - margin]
+        if D.A_ub.shape[0]:
+            rows.append(np.hstack([D.A_ub, np.zeros((D.A_ub.shape[0], m))]))
+            rhs.append(D.b_ub)
+        res = linprog_quiet(
+            np.r_[np.zeros(d + ne), weights],
+            A_ub=np.vstack(rows),
+            b_ub=np.concatenate(rhs),
+            A_eq=np.hstack([D.A_eq, np.zeros((D.A_eq.shape[0], m))]) if D.A_eq.shape[0] else None,
+            b_eq=D.b_eq if D.A_eq.shape[0] else None,
+            bounds=list(zip(D.lower, D.upper)) + [(0.0, None)] * m,
+        )
+        return None if res.status != 0 else np.array(res.x[:d])
 
 
 class RoundRegion(Region):

@@ -19,7 +19,10 @@ frame vectors in one hyperplane through 0 (:mod:`._hyperplanes`). Then
   bound are decided this way.
 * **witness**: a point of ``K`` whose active rows do not span, turned into two distinct
   points of ``K`` with the same output (:mod:`._witness`), kept only after the package's one
-  pair check and a certain membership test.
+  pair check and a certain membership test. Candidate points come from seeded samples with a
+  greedy descent, and on polyhedral domains from the reweighted LP relaxation of "the fewest
+  active rows" (:func:`._search.reweighted_search`, method ``"LP relaxation"``), before the
+  search over removal sets and the MILP.
 
 A bias that sits on the threshold (no certificate at ``alpha + eps``, no witness with a margin)
 is **undetermined**: the engine may find that the certificate holds for the bias lowered by
@@ -50,7 +53,14 @@ from ._homogeneous import depth_mode, depth_stage
 from ._hyperplanes import HyperplaneInfo, hyperplane_info
 from ._removal import removal_stage
 from ._result import ExactResult, make_result, short_vec
-from ._search import hyperplane_method, milp_method, near_zero_bias, sample_search, zero_bias_certificate
+from ._search import (
+    hyperplane_method,
+    milp_method,
+    near_zero_bias,
+    reweighted_search,
+    sample_search,
+    zero_bias_certificate,  # fmt: skip
+)
 from ._state import Run, lowest
 
 __all__ = ["solve_exact", "EPS", "BOUNDARY_TOL"]
@@ -151,13 +161,18 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
         run.notes.append("h is only a lower estimate, so no certificate by counting is possible: " + info.method)
     subs = subproblems(run)
     state["subs"] = subs
-    # 1. cheap witnesses: samples, then a greedy descent from the best of them; the depth questions that
+    # 1. cheap witnesses: samples, then a greedy descent from the best of them, then the reweighted LP
+    #    relaxation (polyhedral domains); the depth questions that
     #    decide (zero bias on every direction, R^n) go first: they find witnesses as fast as the samples
     # 2. directions: zero bias, R^n, or R^n as a superset (an exact branch and bound on the half-space depth)
     ask_depth = method == "auto" and depth and info.usable
     deciding = ask_depth and depth_mode(run) in ("zero bias", "R^n")
     if not deciding:
         sample_search(run, subs, h, n_samples, rng)
+        if run.pair is None:
+            reweighted_search(run, subs, h, rng)
+            if run.pair is not None:
+                return _finish(run, subs, info, "LP relaxation", t0, certified=False)
     if run.pair is None and ask_depth:
         done = _stage_result(run, subs, info, t0, depth_stage(run, info), "depth")
         if done is not None:
