@@ -88,17 +88,22 @@ def sample_search(run: Run, subs: list, h: int, n_samples: int, rng) -> None:
             if time.perf_counter() > stop:
                 break
             run.report("greedy descent")
-            got = descend(sub.Phi, sub.a, sub.region, S[i], target=h, deadline=stop)
             run.n_solves += 1
-            if got is None:
-                continue
-            z_s, count = got
-            z = sub.lift(z_s)
-            if z is None:
-                continue
-            run.note_upper(count)
-            if count <= h and run.try_witness(z):
+            if _descend_and_try(run, sub, S[i], h, stop):
                 return
+
+
+def _descend_and_try(run: Run, sub: Sub, z0: np.ndarray, h: int, stop: float) -> bool:
+    """The greedy descent from ``z0``; its point, if it has at most ``h`` active rows, to ``run.try_witness``."""
+    got = descend(sub.Phi, sub.a, sub.region, z0, target=h, deadline=stop)
+    if got is None:
+        return False
+    z_s, count = got
+    z = sub.lift(z_s)
+    if z is None:
+        return False
+    run.note_upper(count)
+    return count <= h and run.try_witness(z)
 
 
 #: starts of :func:`reweighted_search` (the first with equal weights, the others random)
@@ -125,8 +130,8 @@ def reweighted_search(run: Run, subs: list, h: int, rng, share: float = 0.15) ->
         region = sub.region
         if run.pair is not None:
             return
-        if region is None or not region.witness_ok:
-            continue
+        if region is None or not region.witness_ok or not region.exact:
+            continue  # no relaxation where the region only holds K (round domains)
         norms = np.linalg.norm(sub.Phi, axis=1)
         if not np.all(norms > 0):
             continue
@@ -147,15 +152,7 @@ def reweighted_search(run: Run, subs: list, h: int, rng, share: float = 0.15) ->
                 w = 1.0 / (np.maximum(sub.Phi @ z - sub.a, 0.0) + delta)
             if z is None:
                 break  # no relaxation here (a round region) or an LP that fails: the next subproblem
-            got = descend(sub.Phi, sub.a, region, z, target=h, deadline=stop)
-            if got is None:
-                continue
-            z_s, count = got
-            lifted = sub.lift(z_s)
-            if lifted is None:
-                continue
-            run.note_upper(count)
-            if count <= h and run.try_witness(lifted):
+            if _descend_and_try(run, sub, z, h, stop):
                 return
 
 
