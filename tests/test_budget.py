@@ -205,13 +205,15 @@ def test_the_witness_builder_reads_the_clock_between_membership_proofs():
     shrinking step stops proving (it used to run its 40 halvings)."""
     from relu_frames_nb.exact._witness import build_pair
 
-    class Slow:  # a domain whose proofs always fail, with no margin to start from
+    class Slow:  # a domain that proves the starting point only, with no margin to start from
         calls = 0
 
         def margin(self, z):
             return None
 
         def contains_certified(self, y):
+            if np.array_equal(y, [1.0, 0.0]):
+                return True
             Slow.calls += 1
             return False
 
