@@ -786,7 +786,9 @@ assert n_fail > 0 and rf.is_rectifying(rf.ReLULayer(tet, cv.alpha_s), near).all(
 # `hyperplanes`); on a ball, box, polytope or hull it first searches the sets of frame vectors that could
 # be the only active ones at one point (method `removal sets`, a branch and bound whose every bound is a
 # least-distance certificate); otherwise a mixed-integer program bounds the fewest active vectors over $K$
-# from below (a certificate) and from above (points of $K$).
+# from below (a certificate) and from above (points of $K$). Points with few active vectors are looked for
+# first: among seeded samples, and on boxes, polytopes and hulls by the LP relaxation of the count,
+# re-solved with weights that push more vectors off (method `LP relaxation`).
 #
 # Check on the random 12-vector frame on $\mathbb{B}$: raise every entry of the polytope bias by $0.1$.
 # `rf.check` cannot use the polytope bias any more (the margin is $-0.1$), yet the exact verdict proves

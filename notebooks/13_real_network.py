@@ -217,13 +217,14 @@ for i in show:
 # ### 2b. On the pixel box: every possible image
 #
 # The network will be shown images that are not digits. On the box $[0, 16]^{64}$ of all images the exact
-# verdict (a mixed-integer program, `rf.check(..., method="exact")`) either certifies injectivity or
+# verdict (`rf.check(..., method="exact")`: searches for a witness first -- samples, a greedy descent, the
+# LP relaxation --, then a mixed-integer program) either certifies injectivity or
 # returns a point whose active rows do not span, turned into two images with **identical** hidden
 # activations and checked in floating point.
 #
 # **[reluinj0]** Injectivity II in action: at such a point $x$ the active rows miss a direction $v$
 # ($\Phi_{I_x} v = 0$), and $x$ and $x + t v$ have the same output for every $t$ small enough that no
-# inactive unit switches on. The solver's pair is only a small step apart. To see how far it goes: every
+# inactive unit switches on. The verdict's pair is only a small step apart. To see how far it goes: every
 # image $x + Nw$, $N$ a basis of the null space of the active rows, has the same output as long as the
 # inactive units stay off and the image stays in the box — linear conditions on $w$, so two small linear
 # programs find two far-apart images with the output of $x$.
@@ -238,7 +239,7 @@ def spread_pair(L, pair, K, margin=1e-6):
     Every x + N w, with N a basis of the null space of the active rows (in the free coordinates of K),
     keeps the active units' values; it keeps the output as long as the inactive units stay below their
     thresholds and the image stays in K. Those conditions are linear in w: two small LPs find the
-    extremes along the solver's direction. A margin of 1e-6 keeps every inequality strict.
+    extremes along the pair's direction. A margin of 1e-6 keeps every inequality strict.
     """
     x, direction = pair[0], pair[1] - pair[0]
     free = K.lo < K.hi
@@ -262,7 +263,7 @@ verdict_box = rf.check(L_raw, box, method="exact", time_limit=TIME_LIMIT)
 a, b = spread_pair(L_raw, verdict_box.pair, box)
 share_dead = np.sum((a - b)[dead] ** 2) / np.sum((a - b) ** 2)
 print(f"exact verdict on the pixel box: {verdict_box.status} (method: {verdict_box.method}); "
-      f"the solver's witness has fewer than 64 active rows: {verdict_box.details['exact']['n_active'] < 64}")
+      f"the witness has fewer than 64 active rows: {verdict_box.details['exact']['n_active'] < 64}")
 print(f"spread pair: |a - b| = {np.linalg.norm(a - b):.1f}, largest pixel difference {np.abs(a - b).max():.1f} grey levels, "
       f"{share_dead:.0%} of |a - b|^2 on the 3 always-blank pixels")
 

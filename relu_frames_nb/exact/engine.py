@@ -161,24 +161,27 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
         run.notes.append("h is only a lower estimate, so no certificate by counting is possible: " + info.method)
     subs = subproblems(run)
     state["subs"] = subs
-    # 1. cheap witnesses: samples, then a greedy descent from the best of them, then the reweighted LP
-    #    relaxation (polyhedral domains); the depth questions that
-    #    decide (zero bias on every direction, R^n) go first: they find witnesses as fast as the samples
+    # 1. cheap witnesses: samples, then a greedy descent from the best of them (method "samples"), then
+    #    the reweighted LP relaxation (polyhedral domains); the depth questions that decide (zero bias on
+    #    every direction, R^n) go first: they find witnesses as fast as the samples
     # 2. directions: zero bias, R^n, or R^n as a superset (an exact branch and bound on the half-space depth)
     ask_depth = method == "auto" and depth and info.usable
     deciding = ask_depth and depth_mode(run) in ("zero bias", "R^n")
     if not deciding:
         sample_search(run, subs, h, n_samples, rng)
-        if run.pair is None:
-            reweighted_search(run, subs, h, rng)
-            if run.pair is not None:
-                return _finish(run, subs, info, "LP relaxation", t0, certified=False)
+        if run.pair is not None:
+            return _finish(run, subs, info, "samples", t0, certified=False)
+        reweighted_search(run, subs, h, rng)
+        if run.pair is not None:
+            return _finish(run, subs, info, "LP relaxation", t0, certified=False)
     if run.pair is None and ask_depth:
         done = _stage_result(run, subs, info, t0, depth_stage(run, info), "depth")
         if done is not None:
             return done
     if deciding:  # the depth search ran out of time or proved nothing: the cheap witnesses after all
         sample_search(run, subs, h, n_samples, rng)
+        if run.pair is not None:
+            return _finish(run, subs, info, "samples", t0, certified=False)
     # 3. points of the domain: removal sets on the ball or polytope itself (or on a ball around it)
     if run.pair is None and ask_depth and depth is True and not deciding and not run.Kr.whole_space:
         got = removal_stage(run, subs, info, removal_share)
