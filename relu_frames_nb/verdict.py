@@ -150,8 +150,9 @@ class Verdict:
         ``"injective"``, ``"not injective"`` or ``"undetermined"`` (a :class:`Status`, which is a ``str``).
     method : str
         How it was decided: ``"polytope bias"``, ``"collision"``, ``"Tukey depth"``,
-        ``"exact (milp)"``, ``"exact (hyperplanes)"``, ``"finite set"``, ``"null space"``,
-        ``"network"``, ... (``""`` when nothing decided it).
+        ``"exact (milp)"``, ``"exact (hyperplanes)"``, ``"exact (removal sets)"``, ``"exact (depth)"``,
+        ``"exact (samples)"`` and ``"exact (LP relaxation)"`` (pairs found by those searches), ``"finite set"``,
+        ``"null space"``, ``"network"``, ... (``""`` when nothing decided it).
     text : str
         One line for people, starting with the status.
     domain : str
