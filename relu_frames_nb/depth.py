@@ -255,9 +255,14 @@ class _Search:
         raw = np.frombuffer(bits.to_bytes(self.nbytes, "little"), dtype=np.uint8)
         return np.unpackbits(raw, count=2 * self.m, bitorder="little").view(bool)
 
+    def _indices(self, bits: int) -> np.ndarray:
+        """``np.flatnonzero(self._mask(bits))`` in fewer calls (the searches ask it for every pool)."""
+        raw = np.frombuffer(bits.to_bytes(self.nbytes, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, count=2 * self.m, bitorder="little").nonzero()[0]
+
     def capture(self, pool: int, fixed: int) -> int | None:
         """A verified circuit among the points of ``pool`` (a bit mask), ``fixed`` ones preferred; None if none."""
-        idx = np.flatnonzero(self._mask(pool))
+        idx = self._indices(pool)
         if idx.size < 2:
             return None
         w = np.where(self._mask(fixed)[idx], KEPT_WEIGHT, 1.0) if fixed else np.ones(idx.size)
@@ -544,7 +549,7 @@ class _DomainSearch(_Search):
     def capture(self, pool: int, fixed: int, verify: bool = True) -> int | None:
         if time.perf_counter() > self.deadline:  # a node of a wide layer holds many least-distance problems
             raise TimeoutError
-        idx = np.flatnonzero(self._mask(pool))
+        idx = self._indices(pool)
         if idx.size == 0:
             return None
         u, rho = self._nearest(idx)
@@ -593,7 +598,7 @@ class _DomainSearch(_Search):
         C0, last = C, None
         first = self.pending if self.pending and self.pending[0] == C else None
         support, u = first[1:] if first is not None else (None, None)
-        order = [int(i) for i in np.flatnonzero(self._mask(C & ~allowed))]
+        order = self._indices(C & ~allowed).tolist()
         if support is not None:
             weight = dict(zip(support.tolist(), u.tolist()))
             order.sort(key=lambda i: weight.get(i, 0.0))
