@@ -166,3 +166,23 @@ def test_large_data_sets_keep_a_valid_inner_radius_and_row_norms(monkeypatch):
     assert 0.999 * exact < r <= exact * (1 + 1e-9)  # the grown subset finds the nearest point
     monkeypatch.setattr(base, "_NORM_CHUNK", 50)  # 10 rows per chunk
     np.testing.assert_allclose(base.robust_norms(X), np.linalg.norm(X, axis=1), rtol=1e-15)
+
+
+def test_samples_of_a_large_data_set_by_the_sparse_product(monkeypatch):
+    """Above ``SPARSE_SAMPLE_POINTS`` points the samples are one sparse product of redrawn distinct indices: they
+    lie in the hull, are seeded, and spread like the dense path's (the threshold lowered so that a small hull
+    takes that path)."""
+    from relu_frames_nb.domains import hull as hull_module
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((2000, 5))
+    K = rf.Hull(X)
+    dense = K.sample(3000, seed=4)
+    monkeypatch.setattr(hull_module, "SPARSE_SAMPLE_POINTS", 100)
+    S = K.sample(3000, seed=4)
+    assert S.shape == (3000, 5) and np.all(K.contains(S))
+    np.testing.assert_array_equal(S, K.sample(3000, seed=4))
+    assert not np.array_equal(S, dense)  # the other path was taken
+    # the same distribution: the mean and the spread agree with the dense path's to sampling error
+    np.testing.assert_allclose(S.mean(axis=0), dense.mean(axis=0), atol=0.03)
+    np.testing.assert_allclose(S.std(axis=0), dense.std(axis=0), rtol=0.1)
