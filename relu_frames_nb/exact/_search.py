@@ -123,7 +123,7 @@ def reweighted_search(run: Run, subs: list, h: int, rng, share: float = 0.15) ->
     start ends in :func:`._witness.descend`, which switches the remaining active rows off one at a time
     while the cell still meets ``K``; a point with at most ``h`` active rows goes to ``run.try_witness``,
     which proves the pair or drops it. Where samples miss the thin cells of wide layers on boxes and hulls
-    (n = 16, m = 80) this finds them in a few starts. At most ``share`` of the time left.
+    (n = 16, m = 80) this found them within ten starts. At most ``share`` of the time left.
     """
     stop = time.perf_counter() + share * run.remaining()
     for sub in subs:
