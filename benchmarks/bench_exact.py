@@ -27,7 +27,7 @@ from benchmarks._common import Target, at_least, full_mode
 from relu_frames_nb.domains import Box
 
 
-def exact_verdict(L, K, *, time_limit):
+def exact_stage(L, K, *, time_limit):
     """The exact stage alone, through the front door."""
     return rf.check(L, K, method="exact", time_limit=time_limit, progress=False)
 
@@ -56,7 +56,7 @@ def run(per_n: int, *, with_decide: bool = True) -> list[dict]:
     rows = []
     for name, L, K, limit in suite(per_n):
         t0 = time.perf_counter()
-        v = exact_verdict(L, K, time_limit=limit)
+        v = exact_stage(L, K, time_limit=limit)
         sec = time.perf_counter() - t0
         dec = None
         if with_decide:
@@ -86,7 +86,7 @@ def growth(dims: tuple[int, ...], *, seed: int = 7, time_limit: float = 60.0) ->
         t_samp = time.perf_counter() - t0
         alpha = float(np.min(est.values[np.isfinite(est.values)])) - 0.05  # near the transition
         t0 = time.perf_counter()
-        v = exact_verdict(rf.ReLULayer(W, alpha), K, time_limit=time_limit)
+        v = exact_stage(rf.ReLULayer(W, alpha), K, time_limit=time_limit)
         t_exact = time.perf_counter() - t0
         rows.append({"n": n, "m": m, "exact": t_exact, "sampling": t_samp, "status": v.status})
         print(f"n={n:>2} m={m:>3}: exact verdict {t_exact:7.2f} s ({v.status}, {v.method}), sampling estimate "

@@ -24,7 +24,6 @@ left_inverse     :class:`LeftInverseBank` (precomputed left inverses)
 frame_algorithm  the iterative ReLU frame algorithm
 stability        local and global Lipschitz bounds, image radius
 checking         :func:`check`: the front door, "is this layer or network injective on K?"
-                 (and the deprecated aliases decide, exact_verdict, check_network)
 verdict          :class:`Verdict`, :class:`Certificate`, :class:`Status`: its one result
 exact/           the exact stage: mixed-integer programming (certificate or verified pair)
 network/         :class:`Network` (PyTorch-convention loaders), checked layer by layer
@@ -39,7 +38,7 @@ viz/             matplotlib 2-D views, pythreejs 3-D viewers, the explorers (opt
 
 Private helpers live in private modules below the public ones (``_validation``,
 ``_patterns``, ``_progress``, ``_budget``, ``_normal``, ``_pairs``, ``_rational``, ``_lp``,
-``_layer_check``, ``_children``, ``_io``, ``_format``, ``_deprecation``, ``_kernels``).
+``_layer_check``, ``_children``, ``_io``, ``_format``, ``_kernels``).
 Imports point down: base -> core -> verdicts -> front ends -> viz (an import-linter
 contract in the test command keeps it so). The core imports numpy and scipy only.
 """
@@ -176,9 +175,6 @@ __all__ = [
     "Verdict",
     "Certificate",
     "Network",
-    "decide",
-    "exact_verdict",
-    "check_network",
     "ReluFramesError",
     "InputError",
     "NotAFrameError",
@@ -193,9 +189,6 @@ __all__ = [
 #: names imported on first use (the check, the exact stage and whole networks pull in more of SciPy)
 _LAZY = {
     "check": "checking",
-    "decide": "checking",
-    "exact_verdict": "checking",
-    "check_network": "checking",
     "Network": "network",
     # ``%load_ext relu_frames_nb`` looks these up: rich reprs and the magics (see ``extension``)
     "load_ipython_extension": "extension",

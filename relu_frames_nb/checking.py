@@ -4,10 +4,6 @@ One function for a :class:`~relu_frames_nb.ReLULayer` and a :class:`~relu_frames
 alike, one result (:class:`~relu_frames_nb.verdict.Verdict`), one budget for the whole check.
 The command line, the IPython extension, the explorers, the notebooks and the book all call it.
 
-The old entry points stay for one release as thin aliases that warn and return the same
-:class:`Verdict`: :func:`decide` (= ``check(..., method="auto")``), :func:`exact_verdict`
-(= ``method="exact"``) and :func:`check_network`.
-
 A bias convention is never guessed: a raw ``(W, v)`` pair is refused everywhere, with a
 message naming :class:`~relu_frames_nb.ReLULayer` (the paper's ``ReLU(W x - alpha)``) and
 :meth:`~relu_frames_nb.ReLULayer.from_weights` / :meth:`~relu_frames_nb.Network.from_weights`
@@ -16,7 +12,6 @@ message naming :class:`~relu_frames_nb.ReLULayer` (the paper's ``ReLU(W x - alph
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import replace
 from typing import Any
 
@@ -33,7 +28,7 @@ from .network import Network
 from .network.check import check_network as _check_network
 from .verdict import Verdict
 
-__all__ = ["check", "decide", "exact_verdict", "check_network", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
+__all__ = ["check", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
 
 #: what the verdict says about the bias of a lone layer
 LAYER_BIAS = "bias read in the paper's convention ReLU(W x - alpha) (a ReLULayer)"
@@ -159,42 +154,4 @@ def check(
         v.details["stages"] = list(budget.stages)
         v.details["time_limit"] = time_limit
         return v
-
-
-# ---------------------------------------------------------------------------------
-# the old entry points, one release more
-# ---------------------------------------------------------------------------------
-
-
-def _deprecated(old: str, new: str) -> None:
-    warnings.warn(f"rf.{old} is deprecated and will be removed in the next release; use {new} (the same Verdict).",
-                  DeprecationWarning, stacklevel=3)  # fmt: skip
-
-
-def decide(layer: Any, K: Any = None, *, domain: Any = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
-           progress: Any = None, seed: Any = 0, **kwargs: Any) -> Verdict:  # fmt: skip
-    """Deprecated: ``rf.check(layer, K)`` (the fast tests, then the exact stage)."""
-    _deprecated("decide", "rf.check(layer, K)")
-    if domain is not None:
-        if K is not None:
-            raise TypeError("decide() got both 'domain' (deprecated) and 'K'; pass only 'K'.")
-        K = domain
-    exact = kwargs.pop("exact", True)
-    kwargs.pop("tol", None)  # the bias comparison's tolerance is BIAS_RTOL now
-    method = "auto" if exact else "fast"
-    return check(layer, K, method=method, time_limit=time_limit, progress=progress, seed=seed, **kwargs)
-
-
-def exact_verdict(layer: Any, K: Any, *, time_limit: float | None = DEFAULT_TIME_LIMIT, progress: Any = None,
-                  seed: Any = 0, **_ignored: Any) -> Verdict:  # fmt: skip
-    """Deprecated: ``rf.check(layer, K, method="exact")``."""
-    _deprecated("exact_verdict", 'rf.check(layer, K, method="exact")')
-    return check(layer, K, method="exact", time_limit=time_limit, progress=progress, seed=seed)
-
-
-def check_network(net: Any, K: Any, *, time_limit: float | None = DEFAULT_TIME_LIMIT, progress: Any = None,
-                  seed: Any = 0, **_ignored: Any) -> Verdict:  # fmt: skip
-    """Deprecated: ``rf.check(net, K)``."""
-    _deprecated("check_network", "rf.check(net, K)")
-    return check(net, K, time_limit=time_limit, progress=progress, seed=seed)
 

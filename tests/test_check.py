@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -105,7 +104,7 @@ def test_bad_arguments():
 
 
 def test_fuzz_polytope_keyword_and_max_candidates_are_validated():
-    # fuzz round: decide(L, K, polytope='x') raised AttributeError, max_candidates=-1 numpy's message
+    # fuzz round: check(L, K, polytope='x') raised AttributeError, max_candidates=-1 numpy's message
     L = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45)
     with pytest.raises(InputError, match="polytope must be a BiasEstimate"):
         rf.check(L, rf.Ball(2), polytope="x")
@@ -146,26 +145,26 @@ def test_verdict_reads_as_text_json_and_html():
 
 
 # ---------------------------------------------------------------------------------
-# one front door: aliases return the same Verdict, no convention is guessed
+# one front door: the old entry points are gone, no convention is guessed
 # ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("alias, kwargs", [("decide", {}), ("exact_verdict", {"method": "exact"})])
-def test_aliases_warn_and_return_the_same_verdict(alias, kwargs):
-    L = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45)
-    with pytest.warns(DeprecationWarning, match=f"rf.{alias} is deprecated"):
-        old = getattr(rf, alias)(L, rf.Ball(2))
-    new = rf.check(L, rf.Ball(2), **kwargs)
-    assert isinstance(old, rf.Verdict)
-    assert (old.status, old.method) == (new.status, new.method)
-    np.testing.assert_array_equal(old.pair[0], new.pair[0])
+@pytest.mark.parametrize("name", ["decide", "exact_verdict", "check_network"])
+def test_the_old_entry_points_are_gone(name):
+    # no release had them: rf.check is the one door, for a layer and a network alike
+    assert not hasattr(rf, name)
+    assert name not in rf.__all__ and name not in dir(rf)
+    with pytest.raises(AttributeError):
+        getattr(rf, name)
+    import relu_frames_nb.checking as checking
+
+    assert not hasattr(checking, name) and name not in checking.__all__
 
 
-def test_check_network_alias():
-    net = rf.Network.from_weights([(rf.zoo.mercedes_benz().vectors, np.full(3, 0.5))])
-    with pytest.warns(DeprecationWarning, match="rf.check_network is deprecated"):
-        old = rf.check_network(net, rf.Ball(2))
-    assert old.status == rf.check(net, rf.Ball(2)).status
+def test_the_internal_network_check_stays():
+    from relu_frames_nb.network import check_network
+
+    assert callable(check_network) and check_network.__module__ == "relu_frames_nb.network.check"
 
 
 RAW = (rf.zoo.mercedes_benz().vectors, 0.5 * np.ones(3))
@@ -186,14 +185,6 @@ def test_a_raw_pair_is_refused_with_both_conventions_named(call):
     assert "rf.ReLULayer(W, alpha)" in text and "rf.ReLULayer.from_weights(W, b)" in text
 
 
-@pytest.mark.parametrize("alias", ["decide", "exact_verdict", "check_network"])
-def test_the_old_entry_points_refuse_a_raw_pair_too(alias):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        with pytest.raises(InputError, match="from_weights"):
-            getattr(rf, alias)(RAW if alias != "check_network" else [RAW], rf.Ball(2))
-
-
 def test_the_same_weights_get_the_same_answer_through_layer_and_network():
     # the case: read as the paper's alpha by one door and as PyTorch's b by the other
     W, b = rf.zoo.mercedes_benz().vectors, 0.5 * np.ones(3)  # PyTorch b = 0.5: alpha = -0.5 (injective on the ball)
@@ -207,7 +198,7 @@ def test_the_same_weights_get_the_same_answer_through_layer_and_network():
 
 
 def test_weights_with_zero_rows_make_a_layer_and_get_the_network_answer():
-    # fuzz round: decide raised NotAFrameError on zero rows where exact_verdict answered
+    # fuzz round: the auto check raised NotAFrameError on zero rows where the exact stage answered
     W = np.vstack([rf.zoo.mercedes_benz().vectors, np.zeros((1, 2))])
     L = rf.ReLULayer(W, -0.5)
     assert not L.is_frame and L.m == 4

@@ -70,14 +70,14 @@ def test_cr_only_line_endings_are_rows(tmp_path):
     assert parse_domain(f"samples:{tmp_path / 'X.csv'}", 2).points.shape == (3, 2)
 
 
-def test_old_domain_keyword_still_works_with_a_warning():
+def test_the_domain_keyword_is_K_only():
     L = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5)
-    with pytest.warns(DeprecationWarning, match="rf.decide is deprecated"):
-        v = rf.decide(L, domain=rf.Ball(2))
-    assert v.status == Status.INJECTIVE == "injective"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert rf.check(L, K=rf.Ball(2)).status == "injective"
+        v = rf.check(L, K=rf.Ball(2))
+    assert v.status == Status.INJECTIVE == "injective"
+    with pytest.raises(TypeError, match="domain"):
+        rf.check(L, domain=rf.Ball(2))
 
 
 def test_status_is_one_vocabulary():

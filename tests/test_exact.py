@@ -40,7 +40,7 @@ def unit_layer(n, m, alpha, seed):
 
 
 def exact(model, K, **kwargs):
-    """The exact stage alone, through the front door (what ``exact_verdict`` used to be)."""
+    """The exact stage alone, through the front door."""
     return rf.check(model, K, method="exact", **kwargs)
 
 
@@ -523,7 +523,7 @@ def test_bad_options(kwargs, match):
 
 @pytest.mark.parametrize("option", ["eps", "tol"])
 def test_removed_options_are_refused(option):
-    """``eps`` and the boundary ``tol`` of the old exact_verdict are not options of the public check."""
+    """``eps`` and the boundary ``tol`` of the old exact entry point are not options of the public check."""
     with pytest.raises(TypeError, match=option):
         rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.5), rf.Ball(2), method="exact", **{option: 0.0})
 
