@@ -251,7 +251,7 @@ print(f"every call of the table ran: {F.m} vectors in R^{n}, {P.n_facets} facets
 #
 # **[alg:mcbe]** Algorithm 1, line by line, and the library:
 #
-# | pseudo-code | `rf.sampling_bias(F, K_or_X, ...)` |
+# | pseudo-code | `rf.sampling_bias(F, K, ...)` |
 # |---|---|
 # | input $\Phi$, $X_N$, $K$ | `frame`, samples `X` (or a domain and `n_samples`, `seed`) |
 # | initialize $\alpha^{(0)} = \alpha_\Phi^\Delta$ | `init=` an array (here $\alpha^\Delta_\Phi$ from `polytope_bias(F, "boundary")`), or `"none"` ($+\infty$) |

@@ -38,7 +38,6 @@ from typing import Any
 
 import numpy as np
 
-from ._deprecation import renamed_kwargs
 from ._patterns import NORMAL_EQ_MIN_RATIO, group_patterns, pattern_spectra, spans_rows
 from ._validation import as_count, as_index_set, as_nonnegative, as_points, as_positive
 from .domains import Domain
@@ -306,7 +305,6 @@ def _points_of(K: Any, n: int, n_samples: int, seed: Any) -> tuple[np.ndarray, b
     return pts, True
 
 
-@renamed_kwargs(K_or_X="K")
 def global_bounds(
     layer: ReLULayer, K: Any, *, n_samples: int = 20_000, seed: Any = 0, rank_tol: float = DEFAULT_RANK_TOL
 ) -> GlobalBounds:
@@ -316,8 +314,7 @@ def global_bounds(
     ----------
     layer : ReLULayer
     K : Domain or array_like, shape (N, n)
-        A domain (sampled ``n_samples`` times with ``seed``) or the samples themselves. (The
-        former keyword ``K_or_X`` still works for one release, with a DeprecationWarning.)
+        A domain (sampled ``n_samples`` times with ``seed``) or the samples themselves.
     n_samples : int, default 20000
     seed : int or Generator, default 0
     rank_tol : float, default 1e-10

@@ -662,23 +662,21 @@ def test_honest_limits_sampling_accepts_zero_bias_that_is_not_injective():
 
 
 # ---------------------------------------------------------------------------------
-# the domain argument is K; the former keyword K_or_X warns for one release
+# the domain argument is K, by position or by name; no other name for it
 # ---------------------------------------------------------------------------------
 
 
-def test_sampling_bias_old_keyword_warns_and_agrees():
+def test_sampling_bias_takes_K_only():
     F = rf.zoo.gaussian(7, 3, seed=1)
     new = sampling_bias(F, K=rf.Ball(3), n_samples=2000)
-    with pytest.warns(DeprecationWarning, match="K_or_X"):
-        old = sampling_bias(F, K_or_X=rf.Ball(3), n_samples=2000)
-    np.testing.assert_array_equal(old.values, new.values)
-    with pytest.raises(TypeError, match="both"):
-        sampling_bias(F, K=rf.Ball(3), K_or_X=rf.Ball(3))
+    np.testing.assert_array_equal(sampling_bias(F, rf.Ball(3), n_samples=2000).values, new.values)
+    with pytest.raises(TypeError, match="K_or_X"):
+        sampling_bias(F, K_or_X=rf.Ball(3), n_samples=2000)
 
 
-def test_max_constant_bias_old_keyword_warns_and_agrees():
+def test_max_constant_bias_takes_K_only():
     F = rf.zoo.gaussian(7, 3, seed=1)
     X = rf.Ball(3).sample(500, seed=3)
-    with pytest.warns(DeprecationWarning, match="K_or_X"):
-        old = max_constant_bias(F, K_or_X=X)
-    assert old == max_constant_bias(F, K=X) == max_constant_bias(F, X)
+    assert max_constant_bias(F, K=X) == max_constant_bias(F, X)
+    with pytest.raises(TypeError, match="K_or_X"):
+        max_constant_bias(F, K_or_X=X)

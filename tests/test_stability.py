@@ -281,9 +281,10 @@ def test_measured_lipschitz_values_and_specials(mb2_points):
         measured_lipschitz(L, [y, y], [z])
 
 
-def test_global_bounds_old_keyword_warns_and_agrees():
+def test_global_bounds_takes_K_only():
     L = rf.ReLULayer(rf.zoo.gaussian(9, 3, seed=2), -0.1)
     new = global_bounds(L, K=rf.Ball(3), n_samples=500)
-    with pytest.warns(DeprecationWarning, match="K_or_X"):
-        old = global_bounds(L, K_or_X=rf.Ball(3), n_samples=500)
-    assert (old.lower, old.upper, old.n_not_spanning) == (new.lower, new.upper, new.n_not_spanning)
+    by_position = global_bounds(L, rf.Ball(3), n_samples=500)
+    assert (by_position.lower, by_position.upper, by_position.n_not_spanning) == (new.lower, new.upper, new.n_not_spanning)
+    with pytest.raises(TypeError, match="K_or_X"):
+        global_bounds(L, K_or_X=rf.Ball(3), n_samples=500)

@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import renamed_kwargs
 from .._validation import as_nonnegative, as_points, as_positive
 from ..errors import InputError, TooExpensiveError
 from ..frames import DEFAULT_RANK_TOL, as_frame
@@ -148,7 +147,6 @@ def most_correlated_basis(
 # =====================================================================================
 
 
-@renamed_kwargs(K_or_X="K")
 def max_constant_bias(
     frame: Any,
     K: Any,
@@ -172,8 +170,7 @@ def max_constant_bias(
         The frame (unnormalized coefficients are used).
     K : Domain or array_like, shape (N, n)
         A finite data set (exact value for that set) or a domain to sample from (the value is
-        then an over-estimate that converges from above as ``n_samples`` grows). (The former
-        keyword ``K_or_X`` still works for one release, with a DeprecationWarning.)
+        then an over-estimate that converges from above as ``n_samples`` grows).
     n_samples : int, default 100000
         Samples drawn from a domain.
     seed : int, SeedSequence, Generator or None, default 0

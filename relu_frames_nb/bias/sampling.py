@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import renamed_kwargs
 from .._progress import Progress, as_progress
 from .._validation import as_bias, as_count, as_matrix, as_nonnegative, as_seed_sequence, as_time_limit
 from ..domains import CoveringRadius, Domain, as_domain, covering_radius, paper_correction
@@ -435,7 +434,6 @@ def _domain_arg(K: Any, n: int) -> Domain:
 # =====================================================================================
 
 
-@renamed_kwargs(K_or_X="K")
 def sampling_bias(
     frame: Any,
     K: Any,
@@ -471,8 +469,7 @@ def sampling_bias(
     K : Domain or array_like, shape (N, n)
         A domain to sample from (:class:`~relu_frames_nb.domains.Ball`, ``Sphere``, ...) or a finite
         data set (an array, or :class:`~relu_frames_nb.domains.Samples`), which is used whole: the
-        result is then exact for that set. (The former keyword ``K_or_X`` still works for one
-        release, with a DeprecationWarning.)
+        result is then exact for that set.
     n_samples : int, default 100000
         Number of random samples drawn from ``K`` (ignored for a finite data set).
     seed : int, SeedSequence, Generator or None, default 0
