@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 import math
 import time
-import warnings
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -385,7 +384,6 @@ def find_collision(
     seed: Any = 0,
     points: Any = None,
     max_tries: int = 200,
-    tol: Any = None,
     time_limit: float | None = None,
 ) -> Collision:
     r"""Look for two distinct points of ``K`` with the same output.
@@ -401,9 +399,8 @@ def find_collision(
     directly. Every returned pair passes the package's one pair check
     (:func:`relu_frames_nb._pairs.collides`: equal outputs relative to the pair's separation)
     and both points are certainly in ``K`` (:meth:`~relu_frames_nb.domains.Domain.contains_certified`).
-    ``tol`` is deprecated and ignored (there is one pair check). With ``time_limit`` (seconds)
-    the search over failing points stops when the time is up (a pair found is still a proof;
-    none found says nothing).
+    With ``time_limit`` (seconds) the search over failing points stops when the time is up (a
+    pair found is still a proof; none found says nothing).
 
     Returns
     -------
@@ -421,9 +418,6 @@ def find_collision(
     """
     layer = as_layer(layer)
     K = as_domain(K, layer.n)
-    if tol is not None:
-        warnings.warn("find_collision(tol=...) is deprecated and ignored: every pair passes the one pair check "
-                      "(relu_frames_nb._pairs.collides).", DeprecationWarning, stacklevel=2)  # fmt: skip
     n_samples = as_count(n_samples, "n_samples")
     seconds = as_time_limit(time_limit)
     deadline = math.inf if seconds is None else time.perf_counter() + seconds

@@ -556,13 +556,12 @@ def test_exterior(s):
     assert printed_ok == (s >= 1)
 
 
-def test_exterior_tuple_is_deprecated_and_read_as_the_domain():
+def test_the_exterior_is_a_domain_not_a_tuple():
     ico = rf.zoo.platonic("icosahedron")
-    with pytest.warns(DeprecationWarning, match="Exterior"):
-        old = polytope_bias(ico, ("exterior", 2.0))
+    with pytest.raises(InputError, match="Exterior.*got the tuple"):
+        polytope_bias(ico, ("exterior", 2.0))
     new = polytope_bias(ico, rf.Exterior(3, 2.0))
-    np.testing.assert_array_equal(old.values, new.values)
-    assert old.domain == rf.Exterior(3, 2.0)
+    assert new.domain == rf.Exterior(3, 2.0)
     by_domain = polytope_bias_exterior(ico, rf.Exterior(3, 2.0))
     np.testing.assert_array_equal(by_domain.values, new.values)
     assert polytope_bias_exterior(ico, 0.0).domain == rf.RealSpace(3)

@@ -204,3 +204,11 @@ def test_bad_inputs():
         find_collision(L, rf.Ball(3))
     with pytest.raises(InputError):
         find_collision(L, rf.Ball(2), n_samples=0)
+
+
+def test_find_collision_has_no_tol_keyword():
+    # the one pair check (relu_frames_nb._pairs.collides) replaced it; no release had the keyword
+    L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
+    with pytest.raises(TypeError, match="tol"):
+        find_collision(L, rf.Ball(2), tol=1e-9)
+    assert find_collision(L, rf.Ball(2)).found

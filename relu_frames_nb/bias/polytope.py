@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -343,17 +342,6 @@ def _positive_facets(P: InscribingPolytope, deadline: float = math.inf) -> tuple
 # ---------------------------------------------------------------------------------
 
 
-def _exterior_tuple(K: tuple, n: int) -> Domain:
-    """The deprecated ``("exterior", s)`` as a domain (``Exterior(n, s)``; ``s = 0`` is all of R^n)."""
-    warnings.warn(
-        "the tuple ('exterior', s) is deprecated and will be removed in the next release; use rf.Exterior(n, s).",
-        DeprecationWarning,
-        stacklevel=4,
-    )
-    s = as_nonnegative(K[1], "s (the radius of the exterior domain)")
-    return _exterior_domain(n, s)
-
-
 def _exterior_domain(n: int, s: float) -> Domain:
     """``{||x|| >= s}`` (all of R^n for ``s = 0``), through the registry of spellings."""
     return Domain.from_spec(f"exterior:{s!r}" if s > 0 else "real-space", n)
@@ -374,10 +362,7 @@ def _parse_domain(K: Any, n: int) -> tuple[str, Any, float, float, Any]:
             return "boundary", "boundary", 1.0, 1.0, None
         raise InputError(f"K must be {supported}; got the string {K!r}.")
     if isinstance(K, tuple):
-        if len(K) == 2 and isinstance(K[0], str) and K[0].strip().lower() == "exterior":
-            K = _exterior_tuple(K, n)
-        else:
-            raise InputError(f"K must be {supported}; got the tuple {K!r}.")
+        raise InputError(f"K must be {supported}; got the tuple {K!r}.")
     if not isinstance(K, Domain):
         raise InputError(f"K must be {supported}; got {type(K).__name__}.")
     if K.finite:
@@ -443,14 +428,13 @@ def polytope_bias(
     frame : Frame, InscribingPolytope or array_like, shape (m, n)
         An omnidirectional frame (normalized internally; the result is scaled back by the
         norms), or a polytope from :func:`inscribing_polytope` to reuse its hull.
-    K : str, tuple or Domain
+    K : str or Domain
         ``"boundary"`` (the boundary of the inscribing polytope of the normalized frame),
         :class:`Sphere`, :class:`Ball`, :class:`Shell`, :class:`PositiveBall`,
         :class:`RealSpace` (only when every boundary value is ``>= 0``; the bias is then 0),
         :class:`Exterior` for :math:`\{\|x\| \ge s\}` (see :func:`polytope_bias_exterior`), or
         any other domain of finite or infinite radius (handled as its enclosing shell, see the
-        module notes). The tuple ``("exterior", s)`` is deprecated (a DeprecationWarning) and
-        read as ``Exterior(n, s)``.
+        module notes).
     facets : {"exact", "simplices"}, optional
         True facets (default) or qhull's simplices (also a valid certificate, never
         smaller, but it depends on the triangulation of non-simplicial facets).
