@@ -34,7 +34,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-b
                  "--disable-component-update", "--disable-sync"]  # fmt: skip
 
 sys.path.insert(0, str(BOOK))
-import build  # noqa: E402  (book/build.py)
+import sources  # noqa: E402  (book/sources.py: what Sphinx reads that is generated)
 
 
 def page_count(pdf: bytes) -> int:
@@ -45,7 +45,7 @@ def page_count(pdf: bytes) -> int:
 def build_single(out: Path = SINGLE) -> float:
     """The whole book as one HTML page (Sphinx's singlehtml builder); returns the seconds it took."""
     t0 = time.perf_counter()
-    build.prepare()
+    sources.prepare()
     doctrees = out.parent / f".doctrees-{out.name}"
     cmd = [sys.executable, "-m", "sphinx", "-b", "singlehtml", "-q", "-d", str(doctrees), str(BOOK), str(out)]
     env = dict(os.environ, MPLBACKEND="Agg")

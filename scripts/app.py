@@ -3,7 +3,7 @@
 Voilà's lab template asks a CDN for Font Awesome; the kit's template ``relu-frames``
 (``share/jupyter/voila/templates/relu-frames``) serves it from its own static folder instead, so the
 app makes no outside request. The files come from the npm registry once (``npm pack``, cached like
-the book's MathJax, see ``book/build.py``). Prints the template folder.
+the book's MathJax, see ``book/sources.py``). Prints the template folder.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ FONTAWESOME = "@fortawesome/fontawesome-free@5.15.4"  # Voilà's lab template as
 STAMP = ".fontawesome-5.15.4"
 
 sys.path.insert(0, str(ROOT / "book"))
-from build import copy_from_npm  # noqa: E402  (book/build.py: the npm tarball cache)
+from sources import copy_from_npm  # noqa: E402  (book/sources.py: the npm tarball cache)
 
 
 def vendor_fontawesome(template: Path = TEMPLATE) -> Path:

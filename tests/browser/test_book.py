@@ -427,17 +427,12 @@ def test_api_page_lists_every_public_name_with_its_docstring(offline, base, shot
     pg = offline
     open_page(pg, base + "api/index.html")
     titles = set(pg.locator("article.bd-article table a.reference.internal").evaluate_all("as => as.map(a => a.title)"))
-    spec = importlib.util.spec_from_file_location("book_build", BOOK_SRC / "build.py")
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
-    DEPRECATED = build.DEPRECATED  # aliases kept one release: listed apart with what replaces them, no page
-
-    expected = {f"relu_frames_nb.{n}" for n in rf.__all__ if n not in DEPRECATED}
+    expected = {f"relu_frames_nb.{n}" for n in rf.__all__}
     explorers = ("FrameExplorer2D", "PolytopeExplorer3D", "ReconstructionPlayground", "DigitsExplorer")
     expected |= {f"relu_frames_nb.viz.widgets.{n}" for n in explorers}
     assert expected <= titles, f"missing from the API page: {sorted(expected - titles)}"
     body = pg.locator("article.bd-article").inner_text()
-    assert "Deprecated aliases" in body and all(f"rf.{n}" in body for n in DEPRECATED)
+    assert "Deprecated" not in body  # no release had aliases: rf.check is the one front door
     assert_math_typeset(pg, "api")
     pg.screenshot(path=str(shots / "api.png"))
     pg.locator("article.bd-article table a[title='relu_frames_nb.polytope_bias']").first.click()
@@ -468,7 +463,7 @@ def _search(pg, base: str, query: str, shown: str = "ul.search li a") -> None:
 
 
 @pytest.mark.parametrize(("query", "target"), [
-    ("exact verdict", "relu_frames_nb.check.html"),  # the deprecated rf.exact_verdict: its replacement first
+    ("check", "relu_frames_nb.check.html"),  # the front door, named in one word
     ("local invertibility", "relu_frames_nb.local_invertibility.html"),  # a public function, named with spaces
     ("rf.polytope_bias", "relu_frames_nb.polytope_bias.html"),
 ])  # fmt: skip
