@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 import relu_frames_nb as rf
 
@@ -49,3 +50,19 @@ def test_layer_option_still_checks_one_layer(tmp_path):
     path, (W1, b1), _ = _net(tmp_path, 1.0)
     rc, out, err = _run("check", path, "--layer", "fc1", "--json", "--quiet")
     assert rc == 2 and "PyTorch state dict" in json.loads(out)["error"]  # --layer is for .pt/.pth state dicts
+
+
+def test_the_spark_refusal_formats_a_count_beyond_any_float():
+    """C(1568, 784) ~ 2e470 overflowed the '.3g' format: a CNN's `check --last-linear` (a 784 -> 1568 convolution) exited 4."""
+    from math import comb
+
+    F = rf.Frame(np.random.default_rng(0).standard_normal((1568, 784)))
+    with pytest.raises(rf.TooExpensiveError, match=r"C\(1568, 784\) = 2\.09e\+470 subsets; max_subsets is 2e\+05"):
+        F.spark(max_subsets=200_000)
+    assert f"{comb(60, 30):.3g}" in _refusal(rf.Frame(np.random.default_rng(0).standard_normal((60, 30))))
+
+
+def _refusal(F):
+    with pytest.raises(rf.TooExpensiveError) as info:
+        F.spark(max_subsets=10)
+    return str(info.value)
