@@ -11,10 +11,11 @@ r"""IPython extension: ``%load_ext relu_frames_nb``.
   to ``NAME`` in the user namespace. ``NAME`` must not be a keyword, a builtin, a dunder
   name, one of IPython's own names (``In``, ``Out``, ``_``, ``_i3``, ``exit``, ...) or a
   name bound to a module (``np`` after ``import numpy as np``).
-* ``%relu_check MODEL [--domain SPEC] [--samples N] [--seed S] [--time-limit S] [--method M]`` —
+* ``%relu_check MODEL [--domain SPEC] [--samples N] [--seed S] [--time-limit S] [--method M] ...`` —
   a line magic doing what ``python -m relu_frames_nb check`` does, on a layer or network in the
-  namespace (:func:`relu_frames_nb.check`); it returns the :class:`~relu_frames_nb.Verdict`,
-  which the notebook shows.
+  namespace (:func:`relu_frames_nb.check`), with the command line's options that apply to a model
+  in memory (one schema, :mod:`relu_frames_nb.options`); it returns the
+  :class:`~relu_frames_nb.Verdict`, which the notebook shows.
 
 Example session::
 
@@ -44,13 +45,13 @@ import numpy as np
 
 from .bias.estimate import BiasEstimate
 from .bias.polytope import is_omnidirectional
-from .checking import DEFAULT_TIME_LIMIT, check
+from .checking import check
 from .domains import Domain, parse_domain
-from .domains.spec import DOMAIN_SPECS
 from .errors import InputError, ReluFramesError
 from .frames import Frame
 from .layer import ReLULayer
 from .network import Network
+from .options import OptionError, magic_parser
 from .verdict import Verdict
 from .viz.parsing import parse_matrix
 
@@ -239,63 +240,38 @@ def report_html(v: Verdict) -> str:
 
 
 def parse_relu_check_args(line: str) -> dict[str, Any]:
-    """Parse ``MODEL [--domain SPEC] [--samples N] [--seed S] [--time-limit S] [--method M]`` (``ValueError`` with usage).
+    """Parse ``MODEL [--domain SPEC] [--samples N] [--seed S] [--max-facets N] [--method M] [--time-limit S]
+    [--memory-limit GB]`` with the command line's own option schema (:mod:`relu_frames_nb.options`): the
+    values ``python -m relu_frames_nb check`` refuses are refused here, with the same words
+    (``ValueError`` with usage).
 
     Examples
     --------
     >>> parse_relu_check_args("L --domain shell:0.5,1 --samples 1000")
-    {'name': 'L', 'domain': 'shell:0.5,1', 'samples': 1000, 'seed': 0, 'time-limit': 30.0, 'method': 'auto'}
-    """
-    usage = (f"usage: %relu_check MODEL [--domain {DOMAIN_SPECS.replace(' | ', '|')}] [--samples N] [--seed S] "
-             "[--time-limit SECONDS] [--method auto|fast|exact]")  # fmt: skip
+    {'name': 'L', 'domain': 'shell:0.5,1', 'samples': 1000, 'seed': 0, 'max-facets': 200000, 'method': 'auto', 'time-limit': 30.0, 'memory-limit': 2.0}
+    """  # noqa: E501
+    parser = magic_parser()
+    usage = parser.format_usage().strip()
     try:
         tokens = shlex.split(line)
     except ValueError as exc:
-        raise ValueError(f"{exc}. {usage}") from None
-    out: dict[str, Any] = {"name": None, "domain": "ball:1", "samples": 4000, "seed": 0, "time-limit": DEFAULT_TIME_LIMIT,
-                           "method": "auto"}  # fmt: skip
-    k = 0
-    while k < len(tokens):
-        tok = tokens[k]
-        if tok.startswith("--"):
-            key, eq, val = tok[2:].partition("=")
-            if key not in ("domain", "samples", "seed", "time-limit", "method"):
-                raise ValueError(f"unknown option --{key}. {usage}")
-            if not eq:
-                k += 1
-                if k >= len(tokens):
-                    raise ValueError(f"--{key} needs a value. {usage}")
-                val = tokens[k]
-            if key == "domain":
-                out["domain"] = val
-            elif key == "method":
-                if val not in ("auto", "fast", "exact"):
-                    raise ValueError(f"--method must be auto, fast or exact; got {val!r}. {usage}")
-                out["method"] = val
-            elif key == "time-limit":
-                try:
-                    seconds = float(val)
-                except ValueError:
-                    seconds = -1.0
-                if not seconds >= 0 or seconds == float("inf"):
-                    raise ValueError(f"--time-limit must be a number of seconds >= 0; got {val!r}. {usage}")
-                out[key] = seconds
-            else:
-                try:
-                    num = int(val)
-                except ValueError:
-                    raise ValueError(f"--{key} must be an integer; got {val!r}. {usage}") from None
-                if key == "samples" and num < 1:
-                    raise ValueError(f"--samples must be at least 1; got {num}. {usage}")
-                out[key] = num
-        elif out["name"] is None:
-            out["name"] = tok
-        else:
-            raise ValueError(f"unexpected argument {tok!r}. {usage}")
-        k += 1
-    if out["name"] is None:
-        raise ValueError(f"name the layer to check. {usage}")
-    return out
+        raise OptionError(f"{exc}\n{usage}", usage) from None
+    try:
+        ns = parser.parse_args(tokens)
+    except OptionError as exc:
+        raise OptionError(f"{exc}\n{usage}", usage) from None
+    if ns.name is None:
+        raise OptionError(f"name the layer to check\n{usage}", usage)
+    return {
+        "name": ns.name,
+        "domain": ns.domain,
+        "samples": ns.samples,
+        "seed": ns.seed,
+        "max-facets": ns.max_facets,
+        "method": ns.method,
+        "time-limit": ns.time_limit,
+        "memory-limit": ns.memory_limit,
+    }
 
 
 def _as_model(obj: Any, name: str) -> ReLULayer | Network:
@@ -358,7 +334,8 @@ def _make_magics(ip):
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             return check(model, domain, method=args["method"], time_limit=args["time-limit"], n_samples=args["samples"],
-                         seed=args["seed"])  # fmt: skip
+                         seed=args["seed"], max_facets=args["max-facets"],
+                         memory_limit=args["memory-limit"] * 1024**3)  # fmt: skip
 
     return ReluFramesMagics(ip)
 

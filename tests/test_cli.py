@@ -18,11 +18,9 @@ from relu_frames_nb.cli import (
     EXIT_INTERRUPTED,
     EXIT_NOT_INJECTIVE,
     EXIT_UNDETERMINED,
-    load_layer,
-    load_model,
-    load_weights,
 )
 from relu_frames_nb.errors import InputError
+from relu_frames_nb.loading import load_layer, load_model, load_weights
 
 SQ3 = np.sqrt(3.0)
 
@@ -385,3 +383,96 @@ def test_reading_the_files_counts_against_the_time_limit(triangle_files, monkeyp
     rc = cli.main(["check", str(triangle_files / "layer.npz"), "--domain", "ball:1", "--time-limit", "30", "--quiet"])
     assert rc == EXIT_INJECTIVE, capsys.readouterr().err
     assert seen["time_limit"] == pytest.approx(18.0)
+
+
+# ---------------------------------------------------------------------------------
+# the answer reaches standard output whatever happens to file descriptor 1 (issue 29)
+# ---------------------------------------------------------------------------------
+
+#: a check that sits in a HiGHS call past the watchdog: the silencer points descriptor 1 at /dev/null
+_SILENCED_CHILD = """
+import sys, time
+from relu_frames_nb import _lp, cli
+
+def check_in_a_silenced_solve(*args, **kwargs):
+    with _lp.quiet():
+        time.sleep(120)
+
+cli.check = check_in_a_silenced_solve
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+class _Busy:
+    """``n`` processes spinning on a core each, stopped on exit (the machine under load)."""
+
+    def __init__(self, n):
+        self.n, self.procs = n, []
+
+    def __enter__(self):
+        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(self.n)]
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            p.kill()
+        for p in self.procs:
+            p.wait()
+
+
+@pytest.mark.parametrize("busy", [0, 3])
+def test_the_watchdog_answer_arrives_while_a_solver_is_silenced(triangle_files, busy):
+    """It was lost: the watchdog printed into /dev/null during _lp.quiet(), exit 3 with 0 bytes (the 784-d hull)."""
+    args = ["check", str(triangle_files / "layer.npz"), "--time-limit", "0", "--quiet"]
+    with _Busy(busy):
+        proc = subprocess.run([sys.executable, "-c", _SILENCED_CHILD, *args, "--json"], capture_output=True, text=True,
+                              timeout=300)  # fmt: skip
+        text = subprocess.run([sys.executable, "-c", _SILENCED_CHILD, *args], capture_output=True, text=True, timeout=300)
+    rep = json.loads(proc.stdout)
+    assert proc.returncode == EXIT_UNDETERMINED and rep["status"] == "undetermined", proc.stderr
+    assert rep["details"]["stopped_by"] == "watchdog" and "overran its time limit" in rep["text"]
+    assert text.returncode == EXIT_UNDETERMINED and text.stdout.startswith("undetermined — the check overran")
+
+
+def test_a_real_check_answers_in_json_beside_three_busy_processes(tmp_path):
+    rng = np.random.default_rng(0)
+    np.savez(tmp_path / "l12.npz", W=rng.standard_normal((60, 12)), b=np.full(60, -0.1))
+    with _Busy(3):
+        proc = subprocess.run([sys.executable, "-m", "relu_frames_nb", "check", str(tmp_path / "l12.npz"), "--method",
+                               "exact", "--time-limit", "1", "--json", "--quiet"], capture_output=True, text=True,
+                              timeout=300)  # fmt: skip
+    rep = json.loads(proc.stdout)
+    assert rep["status"] in ("injective", "not injective", "undetermined") and rep["exit_code"] == proc.returncode
+
+
+@pytest.mark.parametrize("limit", ["1e10", "1e300"])
+def test_a_huge_time_limit_keeps_the_watchdog(tmp_path, limit):
+    """It printed an OverflowError traceback from the watchdog's thread (threading.Timer's interval), then ran unwatched."""
+    from relu_frames_nb import cli
+
+    assert cli.watchdog_delay(float(limit)) <= 366 * 24 * 3600.0 and cli.watchdog_delay(10.0) == pytest.approx(16.0)
+    np.savez(tmp_path / "mb.npz", W=rf.zoo.mercedes_benz().vectors, b=np.full(3, 0.6))  # alpha = -0.6 < -1/2: injective
+    rc, out, err = _run("check", tmp_path / "mb.npz", "--time-limit", limit, "--json", "--quiet")
+    assert rc == EXIT_INJECTIVE and json.loads(out)["status"] == "injective"
+    assert "Traceback" not in err and "OverflowError" not in err, err
+
+
+@pytest.mark.parametrize("json_flag", [True, False])
+def test_running_out_of_memory_is_undetermined_not_an_internal_error(triangle_files, monkeypatch, capsys, json_flag):
+    from relu_frames_nb import cli
+
+    def greedy(*args, **kwargs):
+        raise MemoryError("Unable to allocate 3.77 TiB for an array with shape (1000000, 520000)")
+
+    monkeypatch.setattr(cli, "check", greedy)
+    args = ["check", str(triangle_files / "layer.npz"), "--memory-limit", "0.5", "--quiet", *(["--json"] if json_flag else [])]
+    rc = cli.main(args)
+    out = capsys.readouterr().out
+    assert rc == EXIT_UNDETERMINED  # was 4 (internal error, "out of memory")
+    if json_flag:
+        rep = json.loads(out)
+        assert rep["status"] == "undetermined" and rep["exit_code"] == EXIT_UNDETERMINED
+        assert rep["text"].startswith("undetermined — memory limit") and rep["details"]["stopped_by"] == "memory limit"
+        assert rep["details"]["memory_limit_gb"] == 0.5
+    else:
+        assert out.startswith("undetermined — memory limit") and "--memory-limit 0.5 GB" in out

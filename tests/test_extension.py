@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -142,10 +143,10 @@ def test_relu_check_accepts_a_linear_module(ip):
         ("P", "ReLULayer"),
         ("L --domain cube:1", "domain"),
         ("L --samples many", "integer"),
-        ("L --samples 0", "at least 1"),
-        ("L --bogus 1", "unknown option"),
-        ("L M", "unexpected"),
-        ("L --domain", "needs a value"),
+        ("L --samples 0", ">= 1"),
+        ("L --bogus 1", "unrecognized arguments: --bogus"),
+        ("L M", "unrecognized arguments: M"),
+        ("L --domain", "expected one argument"),
         ("L 'unclosed", "quotation"),
         ("L --time-limit -1", "time-limit"),
         ("L --method quick", "method"),
@@ -209,7 +210,54 @@ def test_layer_domain_and_estimate_html():
 
 def test_parse_relu_check_args():
     assert extension.parse_relu_check_args("L") == {"name": "L", "domain": "ball:1", "samples": 4000, "seed": 0,
-                                                    "time-limit": 30.0, "method": "auto"}  # fmt: skip
+                                                    "max-facets": 200_000, "method": "auto", "time-limit": 30.0,
+                                                    "memory-limit": 2.0}  # fmt: skip
     assert extension.parse_relu_check_args("L --seed=4 --domain positive-ball:2")["seed"] == 4
     with pytest.raises(ValueError):
         extension.parse_relu_check_args("--domain ball:1")
+
+
+# the magic and the command line read their options from one schema (relu_frames_nb.options)
+_REFUSED = [
+    ("--seed", "-1"),  # the magic took it, the command line refused it
+    ("--seed", "1.5"),
+    ("--samples", "0"),
+    ("--max-facets", "0"),
+    ("--time-limit", "-1"),
+    ("--time-limit", "inf"),
+    ("--time-limit", "nan"),
+    ("--memory-limit", "0"),
+    ("--method", "quick"),
+]
+
+
+@pytest.mark.parametrize("option,value", _REFUSED)
+def test_relu_check_refuses_what_the_cli_refuses_in_the_same_words(ip, capsys, option, value):
+    from relu_frames_nb import cli
+
+    ip.user_ns["L"] = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.6)
+    with pytest.raises(UsageError) as magic_error:
+        ip.run_line_magic("relu_check", f"L {option} {value}")
+    rc = cli.main(["check", "unused.npy", option, value, "--json"])
+    cli_error = json.loads(capsys.readouterr().out)["error"]
+    assert rc == cli.EXIT_BAD_INPUT and cli_error.startswith("python -m relu_frames_nb check: error: argument")
+    reason = cli_error.split(": error: ", 1)[1]  # "argument --seed: must be an integer >= 0; got -1"
+    assert reason.startswith(f"argument {option}:") and reason in str(magic_error.value)
+
+
+def test_relu_check_takes_the_cli_options_for_a_model_in_memory(ip, monkeypatch):
+    seen = {}
+
+    def fake_check(model, K, **kw):
+        seen.update(kw)
+        return rf.check(model, K, time_limit=None)
+
+    monkeypatch.setattr(extension, "check", fake_check)
+    ip.user_ns["L"] = rf.ReLULayer(rf.zoo.mercedes_benz(), -0.6)
+    v = ip.run_line_magic("relu_check", "L --seed 7 --max-facets 50 --memory-limit 0.5 --time-limit 1e10")
+    assert v.status == "injective"
+    assert seen["seed"] == 7 and seen["max_facets"] == 50 and seen["memory_limit"] == 0.5 * 1024**3
+    assert seen["time_limit"] == 1e10
+    for cli_only in ("--json", "--quiet", "--bias 0.1", "--layer fc1", "--save-pair p.png"):  # files and output: the CLI's
+        with pytest.raises(UsageError, match="unrecognized arguments"):
+            ip.run_line_magic("relu_check", f"L {cli_only}")
