@@ -259,6 +259,60 @@ def test_never_proves_where_sampling_finds_a_non_rectifying_point():
     assert witnessed >= 10  # the test only means something when sampling finds points
 
 
+def _sphere_witness(W: np.ndarray, alpha: np.ndarray, rng: np.random.Generator, N: int):
+    """A point exactly on the unit sphere with fewer than n active rows, or None.
+
+    Inverse stereographic projection of a rational t: ``(2 t, |t|^2 - 1) / (|t|^2 + 1)`` has norm 1 exactly.
+    """
+    m, n = W.shape
+    T = rng.standard_normal((N, n - 1)) * 2.0
+    t2 = (T * T).sum(axis=1, keepdims=True)
+    X = np.hstack([2 * T, t2 - 1]) / (t2 + 1)
+    G = X @ W.T - alpha
+    few = np.flatnonzero(((G >= 0).sum(axis=1) < n) & (np.abs(G).min(axis=1) > 1e-9))
+    for k in few[:5]:
+        t = frac(T[k])
+        q = sum(v * v for v in t)
+        x = [2 * v / (q + 1) for v in t] + [(q - 1) / (q + 1)]
+        assert sum(v * v for v in x) == 1
+        if len(exact_active(W, alpha, x)) < n:
+            return x
+    return None
+
+
+@pytest.mark.parametrize("kind", ["sphere", "shell"])
+def test_never_proves_where_exact_sphere_points_are_not_rectifying(kind):
+    rng = np.random.default_rng(11)
+    witnessed = 0
+    for trial in range(30):
+        n = 2 if trial % 2 else 3
+        m = int(rng.integers(n + 2, 8))
+        W = np.asarray(complete_omnidirectional(rf.zoo.random_sphere(m, n, seed=2000 + trial)))
+        K = rf.Sphere(n) if kind == "sphere" else rf.Shell(n, 0.5, 1.0)  # the unit sphere lies in both
+        vals = polytope_bias(W, K).values
+        for delta in (1e-9, 1e-6, 1e-3, 3e-2, 1e-1, 3e-1):
+            alpha = vals + delta * (0.5 + rng.random(W.shape[0]))
+            x = _sphere_witness(W, alpha, rng, 20000 if n == 3 else 5000)
+            if x is None:
+                continue
+            witnessed += 1
+            assert exactly_not_rectifying(W, alpha, x)
+            assert verify_polytope_bias(W, alpha, K) is None, (trial, delta)
+    assert witnessed >= 10
+
+
+def test_dodecahedron_on_the_sphere_above_its_polytope_bias():
+    # pentagons: the polytope bias 1/3 is not the largest bias; the shell certificates prove more, and
+    # samples of the sphere agree
+    F = np.asarray(rf.zoo.platonic("dodecahedron"))
+    for a in (1 / 3, 0.4):
+        assert verify_polytope_bias(F, np.full(20, a), rf.Sphere(3)) is not None
+        X = rf.Sphere(3).sample(20000, seed=1)
+        assert is_rectifying(rf.ReLULayer(rf.Frame(F), np.full(20, a)), X).all()
+    # at 0.75 a vertex direction keeps only its own vertex active (its three neighbours: <u, phi> = sqrt(5)/3 < 0.75)
+    assert verify_polytope_bias(F, np.full(20, 0.75), rf.Sphere(3)) is None
+
+
 def test_proofs_above_the_float_estimate_hold_at_samples():
     # biases above the polytope bias, proved by the dual certificates: every sample must be rectifying
     rng = np.random.default_rng(3)

@@ -37,7 +37,8 @@ containing) ``K``. The argument has three exact parts.
 3. **Bounds within rounding.** The polytope bias of the frame *as stored* can be a hair below the
    value of the ideal frame (the stored Mercedes-Benz vectors are a little shorter than 1, which
    makes the bound of the top vector ``-1/2 - 2e-17``) although the layer is injective. Then the
-   rows whose bounds hold (``A``) are active on all of ``C ∩ K``, and a point of ``C ∩ K`` fails
+   rows whose bound over ``C`` holds, vertices of ``F`` or not (``A``), are active on all of
+   ``C ∩ K``; when they span R^n the facet is done, else a point of ``C ∩ K`` fails
    to be rectifying only if its active set lies in a hyperplane through 0 that contains ``A``:
    for every such set ``S`` of frame vectors (enumerated exactly) the points of
    ``C ∩ B_r`` where every row outside ``S`` is inactive are shown not to exist by a dual
@@ -45,7 +46,11 @@ containing) ``K``. The argument has three exact parts.
    ``<g, x> <= 0`` (and ``-x_k <= 0`` on the positive ball), positive on some row, with
    ``beta = sum mu_j alpha_j <= 0`` and ``beta^2 >= r^2 ||sum mu_j a_j||^2`` (then
    ``-r ||v|| <= <v, x> < beta <= -r ||v||`` would follow). The multipliers come from the least
-   distance problem solved in floats and solved again exactly on its support.
+   distance problem solved in floats and solved again exactly on its support. On a sphere or shell
+   (``|x| >= s > 0``) a second kind serves biases ``> 0``: a convex combination ``v = sum mu_j phi_j``
+   of those rows with ``<phi_l, v> >= 0`` on ``F`` and ``s min_l <phi_l, v> / |phi_l| >= sum mu_j alpha_j``
+   (the minimum of ``<v, x>`` over the cone outside the ball of radius ``s``), ``mu`` from a float LP
+   and checked exactly.
 
 With ``strict=True`` every comparison is strict, which proves ``alpha'``-rectifying for some
 ``alpha' > alpha``: by Thm "Injectivity I" the layer is then injective on every ``K``, also one
@@ -549,7 +554,51 @@ class _Verifier:
             self.n_certificates += 1
             if self.n_certificates > MAX_CERTIFICATES:
                 raise _GiveUp("certificates")
-            if not self.empty([j for j in range(self.m) if j not in S], extra):
+            T = [j for j in range(self.m) if j not in S]
+            if not (self.empty(T, extra) or self.empty_shell(F, T)):
+                return False
+        return True
+
+    def empty_shell(self, F: _Facet, T: list[int]) -> bool:
+        """Proof that no ``x`` of ``cone(F)`` with ``|x| >= s > 0`` has ``<phi_j, x> < alpha_j`` for all j in T.
+
+        For ``mu >= 0`` (sum 1) with ``<phi_l, v> >= 0`` on ``F``, ``v = sum mu_j phi_j``, the minimum of
+        ``<v, x>`` over the cone outside the ball of radius ``s`` is ``s min_l <phi_l, v> / |phi_l|``; when
+        that is ``>= beta = sum mu_j alpha_j`` such a point would have ``<v, x> < beta <= <v, x>``. The
+        multipliers come from a float LP (the best margin), taken exactly as stored and checked exactly.
+        """
+        if self.region.s2 == 0:
+            return False
+        if any(self.always[j] for j in T):
+            return True
+        T = [j for j in T if not self.never[j]]
+        if not T:
+            return False
+        from scipy.optimize import linprog
+
+        pts = list(F.pts)
+        U = self.Phi[pts] / np.linalg.norm(self.Phi[pts], axis=1)[:, None]
+        s = math.sqrt(float(self.region.s2))
+        M = s * (U @ self.Phi[T].T) - np.array([float(self.alpha[j]) for j in T])[None, :]  # (|F|, |T|)
+        k = len(T)
+        # max t s.t. M mu >= t, sum mu = 1, mu >= 0
+        res = linprog(np.r_[np.zeros(k), -1.0], A_ub=np.c_[-M, np.ones(len(pts))], b_ub=np.zeros(len(pts)),
+                      A_eq=np.r_[np.ones(k), 0.0][None, :], b_eq=[1.0], bounds=[(0, None)] * k + [(None, None)],
+                      method="highs")  # fmt: skip
+        if res.status != 0 or -res.fun < -1e-12:
+            return False
+        x = np.maximum(res.x[:k], 0.0)
+        mu = [Fraction(float(v)) if v > 1e-12 * x.max() else Fraction(0) for v in x]
+        vec = [sum(mj * Fraction(self.Z[j][t], self.D[j]) for mj, j in zip(mu, T) if mj) for t in range(self.n)]
+        beta = sum(mj * self.alpha[j] for mj, j in zip(mu, T) if mj)
+        if not any(mu):
+            return False
+        for q in pts:
+            ip = sum(Fraction(z, self.D[q]) * v for z, v in zip(self.Z[q], vec))
+            if self.strict:
+                if not (beta < 0 and ip >= 0 or ip > 0 and self.region.s2 * ip * ip > beta * beta * self.N2[q]):
+                    return False
+            elif not (ip >= 0 and (beta <= 0 or self.region.s2 * ip * ip >= beta * beta * self.N2[q])):
                 return False
         return True
 
