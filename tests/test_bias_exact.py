@@ -101,6 +101,11 @@ def test_mercedes_benz_scaled_rows_are_the_same_problem():
     assert verify_polytope_bias(MB * scale[:, None], (-0.5 + 1e-12) * scale, rf.Ball(2)) is None
     # and the domain with the bias: B(2) at -1
     assert verify_polytope_bias(MB, np.full(3, -1.0), rf.Ball(2, 2.0)) is not None
+    # far out in the exponent range, without overflow or a warning
+    for c in (2.0**-1000, 2.0**1000):
+        assert verify_polytope_bias(MB * c, np.full(3, -0.5 * c), rf.Ball(2)) is not None
+        assert verify_polytope_bias(MB, np.full(3, -0.5 * c), rf.Ball(2, c)) is not None
+        assert verify_polytope_bias(MB * c, np.full(3, (-0.5 + 1e-12) * c), rf.Ball(2)) is None
 
 
 def test_strict_needs_a_margin():

@@ -139,6 +139,14 @@ def _dot(a: list, b: list) -> Any:
     return sum(x * y for x, y in zip(a, b))
 
 
+def _unit_float(v: list[int]) -> np.ndarray:
+    """The direction of an integer vector as a float unit vector (no overflow, however long the integers)."""
+    shift = max(0, max(abs(x).bit_length() for x in v) - 900)
+    f = np.array([float(x >> shift) if x >= 0 else -float((-x) >> shift) for x in v])
+    nf = np.linalg.norm(f)
+    return f / nf if nf > 0 else f
+
+
 def _cramer(G: list[list[int]], h: list[int]) -> tuple[list[int], int] | None:
     """``(num, den)`` with ``den > 0`` and ``G (num / den) = h`` for a small integer system (Cramer), or None if singular."""
     D = _det(G)
@@ -211,10 +219,10 @@ def _rank(rows: list[list[int]]) -> int:
 
 
 class _Region:
-    """``{s <= |x| <= r}`` (intersected with ``R^n_+`` when ``nonneg``), squares exact."""
+    """``{s <= |x| <= r}`` (intersected with ``R^n_+`` when ``nonneg``): squares exact, radii in floats for the screens."""
 
-    def __init__(self, s2: Fraction, r2: Fraction, nonneg: bool, text: str) -> None:
-        self.s2, self.r2, self.nonneg, self.text = s2, r2, nonneg, text
+    def __init__(self, s2: Fraction, r2: Fraction, s: float, r: float, nonneg: bool, text: str) -> None:
+        self.s2, self.r2, self.s, self.r, self.nonneg, self.text = s2, r2, s, r, nonneg, text
 
 
 def _region(K: Any, n: int) -> _Region | None:
@@ -225,7 +233,7 @@ def _region(K: Any, n: int) -> _Region | None:
         s, r = float(rad.s), float(rad.r)
         if not (np.isfinite(r) and np.isfinite(s) and 0 <= s <= r and r > 0):
             return None
-        return _Region(Fraction(s) ** 2, Fraction(r) ** 2, bool(rad.nonnegative), K.describe())
+        return _Region(Fraction(s) ** 2, Fraction(r) ** 2, s, r, bool(rad.nonnegative), K.describe())
     box = K.outer_polytope()
     if box is None:
         return None
@@ -237,7 +245,9 @@ def _region(K: Any, n: int) -> _Region | None:
     if r2 == 0:
         return None
     nonneg = bool(np.all(lo >= 0))
-    return _Region(s2, r2, nonneg, f"the radial set around the bounding box of {K.describe()}")
+    corner, near = np.maximum(np.abs(lo), np.abs(hi)), np.clip(0.0, lo, hi)
+    s, r = math.hypot(*near), math.hypot(*corner)
+    return _Region(s2, r2, s, r, nonneg, f"the radial set around the bounding box of {K.describe()}")
 
 
 # ---------------------------------------------------------------------------------
@@ -261,7 +271,14 @@ class _Verifier:
         self.region = region
         self.strict = strict
         self.deadline = deadline
-        self.r_float = math.sqrt(float(region.r2))
+        # float copies for the screens, scaled so that nothing overflows: unit rows and biases per unit row
+        self.norm = np.array([math.hypot(*row) for row in Phi])  # no overflow or underflow on the way
+        live = self.norm > 0
+        scaled = np.ldexp(Phi, -np.frexp(np.max(np.abs(Phi), axis=1))[1][:, None])  # exact: each row's maximum in [1/2, 1)
+        self.U = np.zeros_like(Phi)
+        self.U[live] = scaled[live] / np.linalg.norm(scaled[live], axis=1)[:, None]
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            self.a_unit = np.where(live, alpha / np.where(live, self.norm, 1.0), np.nan)
         # phi_i = Z[i] / D[i] exactly, Z[i] integers, D[i] a power of two
         self.Z: list[list[int]] = []
         self.D: list[int] = []
@@ -276,7 +293,7 @@ class _Verifier:
         self.never = [a == np.inf for a in alpha]
         self.live = [i for i in range(self.m) if self.N2[i] > 0]
         # homogeneous coordinates (phi_i, w_i) of the points phi_i / w_i, w_i the float norm
-        self.H = {i: _int_row(list(Phi[i]) + [math.hypot(*Phi[i])]) for i in self.live}
+        self.H = {i: _int_row(list(Phi[i]) + [self.norm[i]]) for i in self.live}
         self.H0 = [0] * self.n + [1]
         self._gz: dict[tuple[int, int], int] = {}
         self._rows: dict[int, tuple[list[int], int]] = {}
@@ -475,11 +492,11 @@ class _Verifier:
 
         gens = [k for k in F.pts if k != i]
         try:
-            c = nnls(self.Phi[gens].T, -self.Phi[i])[0]
+            c = nnls(self.U[gens].T, -self.U[i])[0]  # the cone does not see the lengths of its generators
         except (RuntimeError, ValueError):
             c = np.zeros(len(gens))
-        bound = -self.r_float * float(np.linalg.norm(self.Phi[gens].T @ c))
-        if float(a) > bound + 1e-9 * (abs(float(a)) + self.r_float * math.sqrt(float(self.N2[i]))):
+        bound, a_n = -reg.r * float(np.linalg.norm(self.U[gens].T @ c)), float(self.a_unit[i])  # per unit of |phi_i|
+        if np.isfinite(a_n) and np.isfinite(bound) and a_n > bound + 1e-9 * (abs(a_n) + reg.r):
             return False  # short by far more than rounding: no exact attempt
         return any(self._ge(a2, reg.r2 * p2) for p2 in self.projections(F, i, gens, c))
 
@@ -577,9 +594,10 @@ class _Verifier:
         from scipy.optimize import linprog
 
         pts = list(F.pts)
-        U = self.Phi[pts] / np.linalg.norm(self.Phi[pts], axis=1)[:, None]
-        s = math.sqrt(float(self.region.s2))
-        M = s * (U @ self.Phi[T].T) - np.array([float(self.alpha[j]) for j in T])[None, :]  # (|F|, |T|)
+        # in units of |phi_j| per column: mu_j = nu_j / |phi_j|
+        M = self.region.s * (self.U[pts] @ self.U[T].T) - self.a_unit[T][None, :]  # (|F|, |T|)
+        if not np.all(np.isfinite(M)):
+            return False
         k = len(T)
         # max t s.t. M mu >= t, sum mu = 1, mu >= 0
         res = linprog(np.r_[np.zeros(k), -1.0], A_ub=np.c_[-M, np.ones(len(pts))], b_ub=np.zeros(len(pts)),
@@ -588,7 +606,7 @@ class _Verifier:
         if res.status != 0 or -res.fun < -1e-12:
             return False
         x = np.maximum(res.x[:k], 0.0)
-        mu = [Fraction(float(v)) if v > 1e-12 * x.max() else Fraction(0) for v in x]
+        mu = [Fraction(float(v)) / Fraction(float(self.norm[j])) if v > 1e-12 * x.max() else Fraction(0) for v, j in zip(x, T)]
         vec = [sum(mj * Fraction(self.Z[j][t], self.D[j]) for mj, j in zip(mu, T) if mj) for t in range(self.n)]
         beta = sum(mj * self.alpha[j] for mj, j in zip(mu, T) if mj)
         if not any(mu):
@@ -614,11 +632,12 @@ class _Verifier:
         rows = [self.bias_row(j) for j in T] + extra
         strict_row = [True] * len(T) + [False] * len(extra)
         # least distance in floats: min |x| s.t. A x <= b, by nnls on [-A^T; -b^T] u ~ e_(n+1) (Lawson & Hanson)
-        A = np.array([self.Phi[j] for j in T] + [[float(v) for v in g] for g, _ in extra])
-        b = np.array([float(self.alpha[j]) for j in T] + [0.0] * len(extra))
-        scale = np.linalg.norm(A, axis=1)
-        scale[scale == 0] = 1.0
-        An, bn = A / scale[:, None], b / scale
+        # unit rows, and x = r y with |y| <= 1: <u_j, y> < alpha_j / (r |phi_j|)
+        An = np.array([self.U[j] for j in T] + [_unit_float(g) for g, _ in extra])
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            bn = np.r_[self.a_unit[T] / self.region.r, np.zeros(len(extra))]
+        if not np.all(np.isfinite(bn)):
+            return False
         E = np.vstack([-An.T, -bn[None, :]])
         f = np.zeros(self.n + 1)
         f[-1] = 1.0
@@ -631,7 +650,7 @@ class _Verifier:
         cand = [int(j) for j in np.argsort(-u) if u[j] > u_min]
         if abs(res[-1]) > 1e-12:
             x = -res[:-1] / res[-1]
-            if float(np.linalg.norm(x)) < self.r_float * (1 - 1e-9):
+            if float(np.linalg.norm(x)) < 1 - 1e-9:
                 return False  # a point of the closed set lies well inside the ball: no certificate to find
             slack = bn - An @ x
             near = [int(j) for j in np.argsort(slack) if slack[j] < 1e-7 * (1 + float(np.abs(x).sum()))]
@@ -683,15 +702,14 @@ class _Verifier:
         return False
 
 
-def _seeds(Phi: np.ndarray, live: list[int], facets: Any) -> list:
+def _seeds(U: np.ndarray, live: list[int], facets: Any) -> list:
     seeds: list = []
     if facets is not None:
         seeds += [np.asarray(f, dtype=np.intp).ravel() for f in facets]
     try:
         from scipy.spatial import ConvexHull, QhullError
 
-        X = Phi[live] / np.linalg.norm(Phi[live], axis=1)[:, None]
-        hull = ConvexHull(X)
+        hull = ConvexHull(U[live])
         seeds += [np.asarray(live)[s] for s in hull.simplices]
     except (ImportError, ValueError, QhullError):
         pass
@@ -794,7 +812,7 @@ def verify_polytope_bias(
     if len(V.live) <= n:
         return None
     try:
-        hull = V.hull(_seeds(Phi, V.live, facets))
+        hull = V.hull(_seeds(V.U, V.live, facets))
         relevant = [F for F in hull if not (region.nonneg and V.misses_orthant(F))]
         if not relevant:
             return None
