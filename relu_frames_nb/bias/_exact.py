@@ -836,18 +836,19 @@ def verify_polytope_bias(
                 return None
     except _GiveUp:
         return None
-    rel = "<" if strict else "≤"
     skipped = len(hull) - len(relevant)
-    text = (
-        f"exact proof (rational arithmetic, the weights as stored): α {rel} polytope bias on {region.text} — "
+    hull_text = (
         f"{len(hull)} facets of conv(φ_i/|φ_i|) verified complete with 0 inside"
         + (f" ({skipped} proved not to meet R^n_+)" if skipped else "")
-        + f", {n_pairs} facet-vertex bounds"
     )
-    if short:
-        n_short = sum(len(F.pts) - len(holds_of[F.pset]) for F in short)
-        text += (
-            f"; {n_short} bound(s) short of α by rounding, on {len(short)} facet(s), replaced by {V.n_certificates} dual "
-            "certificate(s) that no point of the facet's cone leaves only a non-spanning set active"
-        )
-    return text + " (Thm PBE)"
+    head = "exact proof (rational arithmetic, the weights as stored)"
+    tail = " (Thm PBE; every comparison strict, so it holds for a slightly larger α too)" if strict else " (Thm PBE)"
+    if not short:
+        rel = "<" if strict else "≤"
+        return f"{head}: α {rel} polytope bias on {region.text} — {hull_text}, all {n_pairs} facet-vertex bounds hold{tail}"
+    n_short = sum(len(F.pts) - len(holds_of[F.pset]) for F in short)
+    return (
+        f"{head}: α-rectifying on {region.text} — {hull_text}, {n_pairs - n_short} of {n_pairs} facet-vertex bounds hold; "
+        f"on the {len(short)} facet(s) with a bound short of α, {V.n_certificates} exact dual certificate(s) show that no "
+        f"point of the facet's cone leaves only a non-spanning set of rows active{tail}"
+    )
