@@ -34,7 +34,7 @@ class Region:
 
     d: int
     scale: float
-    #: whether witnesses may be sought in this region (False for the sphere)
+    #: whether witnesses may be sought in this region
     witness_ok: bool = True
     #: P == K (no cuts needed)
     exact: bool = True
@@ -235,7 +235,7 @@ class RoundRegion(Region):
         self._sampler = sampler
         self.sides = int(sides)
         self.positive, self.sphere = positive, sphere
-        self.witness_ok = not sphere
+        self.witness_ok = True  # on the sphere too: points of a cell on it (``_sphere_point``), pairs by reflection
         self.scale = self.r
         self.cuts: list[np.ndarray] = []
         Phi = np.asarray(Phi, float)
@@ -325,8 +325,13 @@ class RoundRegion(Region):
         return self._sampler(N, rng)
 
     def add_cut(self, a, beta=None):
+        """The tangent cut ``<a / |a|, z> <= r`` (``a``: a non-zero direction of R^d; ``beta`` is ignored)."""
         u = np.asarray(a, float)
-        u = u / np.linalg.norm(u)
+        norm = float(np.linalg.norm(u)) if u.shape == (self.d,) else 0.0
+        if not (np.isfinite(norm) and norm > 0):
+            # a margin or a point of the wrong shape would break the outer polytope at its next build
+            raise ValueError(f"a cut of the round region needs a non-zero finite direction of R^{self.d}; got {a!r}")
+        u = u / norm
         self.cuts.append(u)
         self._desc = None
 
@@ -394,8 +399,6 @@ class RoundRegion(Region):
 
     def cell_point(self, Phi_Z, alpha_Z, widen: bool = True):
         """A point of the open cell inside K with a margin, or ``(None, cut)`` / ``(None, None)``."""
-        if self.sphere:
-            return None, None
         t0 = 1e-10 * self.scale
         A, b = self._cell_rows(Phi_Z, alpha_Z, t0)
         p = min_norm_point(A, b)
@@ -404,6 +407,8 @@ class RoundRegion(Region):
         norm = float(np.linalg.norm(p))
         if norm >= self.r - t0:
             return None, (p if norm > 0 else None)
+        if self.sphere:
+            return self._sphere_point(Phi_Z, alpha_Z, p, t0)
         if self.s > 0 and norm <= self.s + t0:
             return self._shell_point(Phi_Z, alpha_Z, p, t0)
         if not widen:
@@ -419,6 +424,35 @@ class RoundRegion(Region):
             else:
                 hi = t
         return best, lo
+
+    def _sphere_point(self, Phi_Z, alpha_Z, p, t0):
+        """A point of the cell on the sphere ``|z| = r``, given its min-norm point ``p`` inside the ball.
+
+        The cell (every row at least ``t0`` below its bias) is convex and holds ``p`` with ``|p| < r``: one LP
+        finds a point ``q`` of it far out along ``p`` (or along the direction the cell's rows point away from);
+        where ``|q| >= r`` the segment from ``p`` to ``q`` crosses the sphere inside the cell, with the margin
+        ``t0``. ``(None, None)`` when no such ``q`` is found (the cell may lie inside the ball).
+        """
+        dirs = []
+        norm = float(np.linalg.norm(p))
+        if norm > 0:
+            dirs.append(p / norm)
+        away = -np.sum(Phi_Z / np.maximum(np.linalg.norm(Phi_Z, axis=1, keepdims=True), 1e-300), axis=0)
+        if np.linalg.norm(away) > 0:
+            dirs.append(away / np.linalg.norm(away))
+        if not dirs:
+            dirs.append(np.eye(self.d)[0])
+        for u in dirs:
+            q = self._lp_max(u, Phi_Z, alpha_Z - t0)
+            if q is None or np.linalg.norm(q) < self.r:
+                continue
+            # |p + lam (q - p)| = r for one lam in (0, 1]: |p| < r <= |q|
+            dq = q - p
+            a2, a1, a0 = dq @ dq, 2 * p @ dq, p @ p - self.r**2
+            lam = (-a1 + np.sqrt(max(a1 * a1 - 4 * a2 * a0, 0.0))) / (2 * a2)
+            z = p + min(max(lam, 0.0), 1.0) * dq
+            return z * (self.r / np.linalg.norm(z)), t0  # onto the sphere to the last bit (a relative move of ~1e-16)
+        return None, None
 
     def _shell_point(self, Phi_Z, alpha_Z, p, t0):
         u = p / np.linalg.norm(p) if np.linalg.norm(p) > 0 else np.eye(self.d)[0]

@@ -284,10 +284,12 @@ def _process_candidate(run: Run, sub: Sub, res, beta, norms, h: int, tried_margi
         run.n_solves += 1
         if res2.on is not None and res2.value is not None and res2.value <= h:
             Z2 = ~res2.on
+            # cell_point gives (point, margin) or (None, cut): the second value is a cut only without a point
             p2, cut2 = region.cell_point(sub.Phi[Z2], sub.a[Z2])
-            if p2 is not None and run.try_witness(sub.lift(p2)):
-                return False
-            if cut2 is not None and not region.exact:
+            if p2 is not None:
+                if run.try_witness(sub.lift(p2)):
+                    return False
+            elif cut2 is not None and not region.exact:
                 region.add_cut(cut2)
                 return True
     run.notes.append(f"{sub.name or 'MILP'}: the best candidate could not be realised inside K")

@@ -9,7 +9,9 @@ own :meth:`~relu_frames_nb.domains.Domain.margin`, or, where the domain cannot s
 boundary is -- a hull in many dimensions --, when its membership is not proved) it is first moved a
 little toward an interior point: the inactive rows keep a margin, and the new
 active set is a subset of ``I`` (so it still fails to span). ``s`` is then also kept below
-the distance to the boundary of ``K``.
+the distance to the boundary of ``K``. A sphere has no interior: there the second point is the
+reflection of ``z`` across the complement of ``v`` (same norm, same active values), or a small
+rotation within the fibre when the reflection would switch an inactive row on.
 
 Also here: the cheap witness search (seeded samples of the region and a greedy descent
 that switches rows off one at a time while a point of ``K`` remains in the cell).
@@ -51,6 +53,9 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
     active, rank = active_rank(Phi, a, z)
     if rank >= d:
         return None
+    rad = K.radial()
+    if rad is not None and rad.surface:
+        return _surface_pair(Phi, a, float(rad.r), z)
     rho = K.margin(z)
     # on (or near) the boundary -- also a point an LP left on a face of a hull, whose distance to the
     # boundary is unknown: pulled towards the interior point while the inactive rows stay inactive
@@ -98,6 +103,56 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
             y = z + s * v
         else:
             return None
+    return z, y, int(active.sum()), rank
+
+
+def _surface_pair(Phi: np.ndarray, a: np.ndarray, r: float, z: np.ndarray):
+    """A colliding pair on the sphere ``|z| = r`` through ``z``: a reflection or a rotation within the fibre.
+
+    A step along a null direction of the active rows leaves the sphere, so the pair stays on it instead:
+    with ``p`` the part of ``z`` in the null space ``V`` of the active rows, ``y = z - 2 p`` (the reflection
+    across ``V``'s complement) has the same norm and the same active values; when an inactive row would switch
+    on there, ``y`` turns ``p`` by a small angle towards a second direction of ``V`` (``|y - z|`` below half of
+    the inactive rows' margin). None when ``z`` lies in the span of its active rows (then it is alone in its
+    fibre on the sphere) or no pair keeps the inactive rows off. Both points are still to be checked.
+    """
+    d = Phi.shape[1]
+    nz = float(np.linalg.norm(z))
+    if nz == 0:
+        return None
+    z = z * (r / nz)  # on the sphere to the last bit (points of LPs are a little off it)
+    active, rank = active_rank(Phi, a, z)
+    if rank >= d:
+        return None
+    V = null_space(Phi[active], d, limit=None if d <= 64 else 8)
+    if V.shape[1] == 0:
+        return None
+    c = V.T @ z
+    pn = float(np.linalg.norm(c))
+    if pn <= 1e-9 * r:
+        return None
+    p = V @ c
+    off = ~active
+    gaps = a[off] - Phi[off] @ z  # > 0
+    norms = np.linalg.norm(Phi[off], axis=1)
+    y = z - 2.0 * p
+    if not np.any(off) or np.all(Phi[off] @ y - a[off] < 0):
+        return z, y, int(active.sum()), rank
+    if V.shape[1] < 2:
+        return None
+    # a small rotation of p within V: |y - z| <= theta |p| keeps every inactive row off for theta below mu / |p|
+    u = p / pn
+    Q = V - np.outer(u, u @ V)  # the directions of V orthogonal to p
+    k = int(np.argmax(np.linalg.norm(Q, axis=0)))
+    w = Q[:, k]
+    if not np.linalg.norm(w) > 1e-6:
+        return None
+    w = w / np.linalg.norm(w)
+    mu = float(np.min(gaps / np.maximum(norms, 1e-300)))
+    theta = min(0.5 * mu / pn, 0.5 * np.pi)
+    if not theta > 0:
+        return None
+    y = (z - p) + np.cos(theta) * p + np.sin(theta) * pn * w
     return z, y, int(active.sum()), rank
 
 
