@@ -8,11 +8,12 @@ as rows of ``X`` this is ``X @ Phi.T``.
 from __future__ import annotations
 
 import itertools
-from math import comb, floor, log10
+from math import comb
 from typing import Any, Iterable
 
 import numpy as np
 
+from ._format import count_text
 from ._validation import as_bias, as_matrix, as_nonnegative, as_points
 from .errors import InputError, NotAFrameError, TooExpensiveError
 
@@ -34,28 +35,6 @@ def _rank_deficient(stack: np.ndarray, tol: float) -> np.ndarray:
     """For a stack of ``(k, n)`` matrices with unit-norm rows: True where rank < k."""
     sv = np.linalg.svd(stack, compute_uv=False)
     return sv[..., -1] <= tol * np.maximum(sv[..., 0], 1.0)
-
-
-def _count_text(count: int) -> str:
-    """A count of subsets with three significant digits, as ``format(count, ".3g")`` writes it, for any size.
-
-    A binomial coefficient such as C(1568, 784) is far beyond a float (about 1e308 at most), so
-    ``.3g`` on it raises ``OverflowError``; beyond that range the digits come from ``log10`` of
-    the integer itself, which Python computes for integers of any size.
-
-    Examples
-    --------
-    >>> _count_text(25_000_000), _count_text(comb(1568, 784))
-    ('2.5e+07', '2.09e+470')
-    """
-    count = int(count)
-    if count.bit_length() < 1000:  # below about 1e301: a float holds it
-        return f"{count:.3g}"
-    exponent = floor(log10(count))
-    mantissa = 10 ** (log10(count) - exponent)
-    if round(mantissa, 2) >= 10:  # 9.996e+k rounds to 1e+(k+1)
-        mantissa, exponent = mantissa / 10, exponent + 1
-    return f"{mantissa:.3g}e+{exponent}"
 
 
 class Frame:
@@ -288,8 +267,8 @@ class Frame:
         total = comb(m, n)
         if total > max_subsets:
             raise TooExpensiveError(
-                f"the exact spark checks C(m, n) = C({m}, {n}) = {_count_text(total)} subsets; "
-                f"max_subsets is {_count_text(max_subsets)}. Raise max_subsets to compute it anyway, or rely on "
+                f"the exact spark checks C(m, n) = C({m}, {n}) = {count_text(total)} subsets; "
+                f"max_subsets is {count_text(max_subsets)}. Raise max_subsets to compute it anyway, or rely on "
                 "the fact that random frames are full spark with probability one."
             )
         unit = self._vectors / self._norms[:, None]

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ._format import count_text
 from ._validation import as_count, as_positive, as_time_limit
 from .errors import TooExpensiveError
 from .frames import as_frame
@@ -328,8 +329,8 @@ def tukey_depth_origin(
     total = comb(m, n - 1)
     if total > max_subsets:
         raise TooExpensiveError(
-            f"the exact Tukey depth checks C(m, n-1) = C({m}, {n - 1}) = {total:.3g} subsets; "
-            f"max_subsets is {max_subsets:.3g}. Raise max_subsets, or use sampling_bias (an "
+            f"the exact Tukey depth checks C(m, n-1) = C({m}, {n - 1}) = {count_text(total)} subsets; "
+            f"max_subsets is {count_text(max_subsets)}. Raise max_subsets, or use sampling_bias (an "
             "over-estimate in high dimension)."
         )
     unit = F.vectors / F.norms[:, None]

@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from .._format import count_text
+
 __all__ = ["HyperplaneInfo", "hyperplane_info"]
 
 #: rows within this (sine of the) angle of a hyperplane count as lying in it: far above the rounding of
@@ -108,7 +110,7 @@ def hyperplane_info(
         return HyperplaneInfo(
             h,
             False,
-            f"unknown: C({m}, {n - 1}) = {total:.3g} subsets are too many to enumerate and the frame is not in general "
+            f"unknown: C({m}, {n - 1}) = {count_text(total)} subsets are too many to enumerate and the frame is not in general "
             f"position ({'parallel rows; ' if parallel else ''}up to {worst} vectors in one hyperplane among {k} sampled "
             f"subsets): h >= {h}, no certificate by counting",
             usable=False,
@@ -116,7 +118,7 @@ def hyperplane_info(
     return HyperplaneInfo(
         n - 1,
         False,
-        f"assumed n - 1 = {n - 1} (general position): C({m}, {n - 1}) = {total:.3g} subsets are too many to enumerate; "
+        f"assumed n - 1 = {n - 1} (general position): C({m}, {n - 1}) = {count_text(total)} subsets are too many to enumerate; "
         f"checked: no two rows parallel, {k} random (n-1)-subsets each span a hyperplane holding no other frame vector",
     )
 
