@@ -171,6 +171,7 @@ __all__ = [
     "image_radius",
     "measured_lipschitz",
     "check",
+    "describe_stages",
     "Status",
     "Verdict",
     "Certificate",
@@ -189,6 +190,7 @@ __all__ = [
 #: names imported on first use (the check, the exact stage and whole networks pull in more of SciPy)
 _LAZY = {
     "check": "checking",
+    "describe_stages": "checking",
     "Network": "network",
     # ``%load_ext relu_frames_nb`` looks these up: rich reprs and the magics (see ``extension``)
     "load_ipython_extension": "extension",

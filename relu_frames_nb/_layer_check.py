@@ -1,81 +1,295 @@
-r"""The check of one layer ``ReLU(W x - alpha)`` on a domain ``K``: the paper's tests, then the exact stage.
+r"""The check of one layer ``ReLU(W x - alpha)`` on a domain ``K``: two ordered lists of stages.
 
-The problem is first brought to its normal form (:mod:`relu_frames_nb._normal`); every
-tolerance below is relative to it. Then, within one budget:
+The problem is brought to its normal form once (:class:`~relu_frames_nb.pipeline.Problem`); every
+tolerance is relative to it (:class:`~relu_frames_nb.pipeline.Tolerances`). Then, within one
+budget (:class:`~relu_frames_nb.pipeline.Context`), the stages of :data:`STAGES` run in order until
+one decides (:func:`~relu_frames_nb.pipeline.run_stages`):
 
-1. on a finite data set the answer is exact: two points share an output or none do
-   (:mod:`relu_frames_nb.exact`, the finite case);
-2. the **fast tests** (``method="fast"`` or ``"auto"``), the paper's own:
+* on a finite data set, :class:`FiniteSet` answers exactly (two points share an output or none do);
+* the **fast stages** (:data:`FAST_STAGES`, ``method="fast"``; half of the time under ``"auto"``),
+  the paper's own tests: the polytope bias (Thm "PBE" + "Injectivity I"), the rectifying test at
+  points of ``K`` with a collision search at the failing ones, and at zero or negative bias the
+  exact Tukey-depth test on R^n;
+* the **exact stages** (:data:`EXACT_STAGES`, ``method="exact"``; the rest of the time under
+  ``"auto"``): the exact engine (:mod:`relu_frames_nb.exact`), whose own searches are listed in
+  :data:`relu_frames_nb.exact.engine.ENGINE_STAGES`.
 
-   * ``alpha <= polytope bias`` (Thm "PBE") proves the alpha-rectifying property on ``K``; with
-     ``K`` convex, or ``alpha`` strictly below the bound, Thm "Injectivity I" turns it into
-     injectivity;
-   * a colliding pair built at a sampled non-rectifying point
-     (:func:`~relu_frames_nb.rectifying.find_collision`) proves non-injectivity;
-   * with ``alpha <= 0`` the exact zero-bias test (Tukey depth of the origin ``>= n``) proves
-     injectivity on R^n, hence on every ``K`` (smaller biases keep the property);
-
-3. the **exact stage** (``method="exact"`` or ``"auto"``): a MILP certificate or a verified
-   colliding pair (:func:`relu_frames_nb.exact.solve_exact`);
-4. anything else is "undetermined", with the evidence gathered and the bounds reached.
-
-Before a verdict leaves, its pair is mapped back to the caller's coordinates (exactly) and
-checked there again (the one pair check and certain membership in ``K``), and a certificate is
-checked for consistency at sample points of ``K`` in the caller's coordinates (every point must
-be rectifying). A failure of either turns the verdict into "undetermined" and says so.
+One assembler (:func:`_assemble`) turns the evidence into a complete :class:`Verdict`. Before it
+does, a pair is mapped back to the caller's coordinates (exactly) and checked there again (the one
+pair check and certain membership in ``K``), and a certificate is confronted with sample points of
+``K`` in the caller's coordinates (every point must be rectifying); a failure of either makes the
+verdict "undetermined" and says why.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from ._budget import Budget, BudgetExhausted
 from ._format import fmt, vec
-from ._normal import Normalised, normalise
 from ._pairs import collides
-from ._validation import as_rng
+from .bias import verify_polytope_bias
 from .bias.estimate import BiasEstimate
 from .bias.polytope import polytope_bias
 from .domains import Domain
 from .domains.base import robust_norms
 from .errors import InputError, NotAFrameError, ReluFramesError
-from .exact import EPS, ExactResult, solve_exact
-from .frames import DEFAULT_RANK_TOL, Frame
+from .exact import ExactResult, solve_exact
+from .frames import Frame
 from .layer import ReLULayer
+from .pipeline import DEFAULT_TOLERANCES, Context, Evidence, Problem, Stage, Tolerances, run_stages
 from .rectifying import find_collision, is_rectifying
 from .verdict import Certificate, Status, Verdict
 from .zero_bias import zero_bias_injective
 
-__all__ = ["check_weights", "BIAS_RTOL", "METHODS"]
+__all__ = ["check_weights", "METHODS", "STAGES", "FAST_STAGES", "EXACT_STAGES", "dead_inputs"]
 
-#: a bias within this of the polytope bias (relative, normal form) counts as equal: the rounding of
-#: the weights themselves (the triangle frame's sqrt(3)/2 at its exact maximal bias -1/2, say)
-BIAS_RTOL = 1e-12
-#: the methods of the check
+#: the methods of the check: which list of stages runs
 METHODS = ("auto", "fast", "exact")
 #: points of K at which a certificate is checked for consistency, in the caller's coordinates
 N_CONSISTENCY = 64
 
 
-class _Fast:
-    """What the fast tests found (in the normal form)."""
+# ---------------------------------------------------------------------------------
+# the stages
+# ---------------------------------------------------------------------------------
 
-    def __init__(self) -> None:
-        self.status = Status.UNDETERMINED
-        self.method = ""
-        self.reason = ""
-        self.certificate: Certificate | None = None
-        self.pair: tuple | None = None
-        self.pair_how = ""
-        self.margin = float("nan")
-        self.n_failing = 0
-        self.n_checked = 0
-        self.polytope: Any = None
-        self.notes: list[str] = []
+
+def _as_layer(P: Problem) -> ReLULayer | None:
+    """The layer in normal form, or None when its rows are not a frame (zero rows removed, no span)."""
+    N = P.normal
+    if N.W.shape[0] == 0:
+        return None
+    try:
+        return ReLULayer(Frame(N.W), N.alpha)
+    except NotAFrameError:
+        return None
+
+
+class FiniteSet(Stage):
+    name = "finite set"
+    summary = "compare the outputs of the data points (exact: two points share an output or none do)"
+
+    def applies(self, problem: Problem, ctx: Context) -> bool:
+        return bool(problem.K.finite)
+
+    def run(self, problem: Problem, ctx: Context) -> Evidence:
+        N = problem.normal
+        return _from_exact(solve_exact(N.W, N.alpha, N.K, budget=ctx.budget, rng=ctx.generator()), ctx.tol)
+
+
+class PolytopeBias(Stage):
+    name = "polytope bias"
+    summary = ("alpha below the polytope bias (Thm PBE) proves injectivity (Thm Injectivity I); a float margin counts "
+               "only beyond the rounding bound, a bias inside it is compared in exact rational arithmetic")  # fmt: skip
+    proves = "injective"
+    share = 0.2  # on a box in R^12 the facets take seconds where the exact stage decides in a fraction of one
+    #: at most this many seconds for the exact comparison (small frames: well under a second below the bound)
+    exact_seconds = 5.0
+
+    def __init__(self, polytope: Any = None, max_facets: int = 200_000) -> None:
+        self.polytope, self.max_facets = polytope, max_facets
+
+    def applies(self, problem: Problem, ctx: Context) -> bool:
+        return _as_layer(problem) is not None and (problem.K.bounded or self.polytope is not None)
+
+    def run(self, problem: Problem, ctx: Context) -> Evidence | None:
+        layer, N, found = _as_layer(problem), problem.normal, ctx.findings
+        values = _normal_polytope(self.polytope, N)
+        estimate = None
+        if values is None:
+            try:
+                estimate = polytope_bias(layer.frame, N.K, max_facets=self.max_facets, time_limit=ctx.remaining())
+                values = estimate.values
+            except ReluFramesError as exc:
+                found.scratch["polytope"] = exc
+                return None
+        elif isinstance(values, Exception):
+            found.scratch["polytope"] = values
+            return None
+        found.scratch["polytope"] = estimate if estimate is not None else values
+        alpha = layer.alpha
+        gap = values - alpha
+        normal_margin = float(np.min(gap))
+        with np.errstate(over="ignore"):
+            margin = float(np.min(gap / (N.row_scale * N.s)))
+        found.scratch["margin"] = margin
+        band = ctx.tol.bias_proof_margin * max(1.0, float(np.max(np.abs(alpha))))
+        where = problem.where
+        if normal_margin > band:  # clear of the rounding of the polytope bias: alpha < bound, strictly
+            reason = "α < polytope bias"
+            used = ctx.tol.used("bias_proof_margin")
+        elif normal_margin >= -band:  # within the rounding: only an exact comparison proves
+            convex = bool(N.K.open_or_convex)
+            facets = getattr(estimate.info.get("polytope"), "facets", None) if estimate is not None else None
+            proof = verify_polytope_bias(layer.weights, alpha, N.K, facets=facets, strict=not convex,
+                                         time_limit=min(self.exact_seconds, ctx.remaining()))  # fmt: skip
+            if proof is None:
+                ctx.findings.notes.append(
+                    f"the bias lies within {band:.0e} (relative) of the polytope bias: floating point cannot tell "
+                    "which side, and no exact comparison was possible, so the polytope bias proves nothing here")  # fmt: skip
+                return None
+            reason = ("α ≤ polytope bias on a convex domain" if convex else "α < polytope bias") + (
+                ", compared in exact rational arithmetic")
+            used = {}  # no tolerance: the comparison is exact
+            ctx.findings.details["polytope_bias_exact"] = proof
+        else:
+            return None
+        cert = Certificate("polytope bias", f"{reason}: every point of {where} keeps a spanning set of frame vectors active",
+                           domain=where, margin=margin, tolerances=used)  # fmt: skip
+        return Evidence(Status.INJECTIVE, self.name, f"proof: {reason} (Thm PBE + Injectivity I); margin {fmt(margin)}",
+                        certificate=cert)  # fmt: skip
+
+
+class Rectifying(Stage):
+    name = "rectifying test"
+    summary = "test the rectifying property at sample points of K (in chunks that fit the memory budget)"
+    proves = "nothing alone (it finds the points for the collision search)"
+
+    def __init__(self, n_samples: int = 4000, points: Any = None) -> None:
+        self.n_samples, self.points = n_samples, points
+
+    def applies(self, problem: Problem, ctx: Context) -> bool:
+        return _as_layer(problem) is not None
+
+    def run(self, problem: Problem, ctx: Context) -> None:
+        layer, N, budget = _as_layer(problem), problem.normal, ctx.budget
+        # the samples come in blocks that fit a quarter of the memory (all at once, the same points, when they fit;
+        # 10^9 samples of a disc asked for 24 GB), and each block is tested in steps under the deadline
+        if self.points is None:
+            blocks = N.K.sample_blocks(self.n_samples, seed=ctx.seed, block=budget.rows(32 * layer.n, fraction=0.25))
+        else:
+            blocks = iter([N.to_normal(np.asarray(self.points, dtype=float))])
+        step = max(1, budget.rows(24 * layer.m, fraction=0.05))
+        keep = budget.rows(8 * layer.n, fraction=0.05)  # failing points kept for the collision search
+        bad_parts, kept, n_bad, done = [], 0, 0, 0
+        for X in blocks:
+            for s0 in range(0, X.shape[0], step):
+                budget.check(self.name)
+                block = X[s0 : s0 + step]
+                ok = is_rectifying(layer, block, progress=False, budget=budget) if block.shape[0] else np.zeros(0, dtype=bool)
+                bad = block[~ok][: max(0, keep - kept)]
+                bad_parts.append(bad)
+                kept += bad.shape[0]
+                n_bad += int(np.count_nonzero(~ok))
+                done += block.shape[0]
+        bad = np.vstack(bad_parts) if bad_parts else np.zeros((0, layer.n))
+        ctx.findings.scratch["failing"] = bad
+        ctx.findings.details.update(points_checked=done, points_failing=n_bad)
+        return None
+
+
+class Collision(Stage):
+    name = "collision search"
+    summary = "build a verified colliding pair at the sample points where the rectifying test failed"
+    proves = "not injective"
+    share = 0.5
+
+    def __init__(self, max_candidates: int = 400) -> None:
+        self.max_candidates = max_candidates
+
+    def applies(self, problem: Problem, ctx: Context) -> bool:
+        return len(ctx.findings.scratch.get("failing", ())) > 0
+
+    def run(self, problem: Problem, ctx: Context) -> Evidence | None:
+        layer, found = _as_layer(problem), ctx.findings
+        bad = found.scratch["failing"]
+        k = bad.shape[0]
+        pick = bad if k <= self.max_candidates else bad[ctx.generator().choice(k, self.max_candidates, replace=False)]
+        coll = find_collision(layer, problem.normal.K, points=pick, time_limit=ctx.remaining())
+        if not coll.found:
+            return None
+        margin = found.scratch.get("margin", float("nan"))
+        extra = f"; exceeds the polytope bias by {fmt(-margin)}" if np.isfinite(margin) else ""
+        reason = (f"verified collision C(x) = C(y) ({coll.method}); not rectifying at {k} of "
+                  f"{found.details.get('points_checked', k)} points checked{extra}")  # fmt: skip
+        return Evidence(Status.NOT_INJECTIVE, "collision", reason, pair=(coll.x, coll.y))
+
+
+class TukeyDepth(Stage):
+    name = "Tukey depth"
+    summary = "at zero or negative bias: the Tukey depth of the origin among the frame vectors >= n proves injectivity on R^n"
+    proves = "injective"
+    share = 0.5
+
+    def applies(self, problem: Problem, ctx: Context) -> bool:
+        layer = _as_layer(problem)
+        return layer is not None and bool(np.all(layer.alpha <= 0))
+
+    def run(self, problem: Problem, ctx: Context) -> Evidence | None:
+        layer, K = _as_layer(problem), problem.K
+        try:
+            depth = zero_bias_injective(layer.frame, time_limit=ctx.remaining())
+        except ReluFramesError as exc:
+            ctx.findings.notes.append(f"Tukey depth: {exc}")
+            return None
+        if not depth.injective:
+            return None
+        sub = "" if K.whole_space else f", hence on its subset {problem.where}"
+        cert = Certificate("Tukey depth", f"the Tukey depth of the origin among the frame vectors is {depth.depth} ≥ n = "
+                           f"{K.n}, so every point of R^n keeps a spanning set active at zero bias, and at every bias ≤ 0",
+                           domain=f"R^{K.n}")  # fmt: skip
+        reason = f"proof: 0-rectifying on R^{K.n} (Tukey depth of 0 is {depth.depth} ≥ n) and α ≤ 0{sub}"
+        return Evidence(Status.INJECTIVE, self.name, reason, certificate=cert)
+
+
+class Exact(Stage):
+    name = "exact"
+    summary = ("the exact engine: a certificate (removal sets, depth, MILP dual bound, hyperplane LPs) or a verified "
+               "colliding pair (its searches: relu_frames_nb.exact.engine.ENGINE_STAGES)")  # fmt: skip
+
+    def applies(self, problem: Problem, ctx: Context) -> bool:
+        return not problem.K.finite
+
+    def run(self, problem: Problem, ctx: Context) -> Evidence:
+        N = problem.normal
+        return _from_exact(solve_exact(N.W, N.alpha, N.K, budget=ctx.budget, rng=ctx.generator(),
+                                       eps=ctx.tol.certificate_eps, boundary_tol=ctx.tol.boundary_tol), ctx.tol)  # fmt: skip
+
+
+class Group(Stage):
+    """Stages run as one, within one share of the time."""
+
+    def __init__(self, name: str, stages: tuple, share: float, summary: str) -> None:
+        self.name, self.stages, self.share, self.summary = name, stages, share, summary
+
+    def run(self, problem: Problem, ctx: Context) -> Evidence | None:
+        return run_stages(self.stages, problem, ctx)
+
+
+def fast_stages(*, n_samples: int = 4000, points: Any = None, polytope: Any = None, max_facets: int = 200_000,
+                max_candidates: int = 400) -> tuple[Stage, ...]:  # fmt: skip
+    """The paper's tests, in order (the check's options set their sizes)."""
+    return (PolytopeBias(polytope, max_facets), Rectifying(n_samples, points), Collision(max_candidates), TukeyDepth())
+
+
+#: the paper's tests (``method="fast"``)
+FAST_STAGES = fast_stages()
+#: the exact stage (``method="exact"``)
+EXACT_STAGES = (Exact(),)
+#: the list each method runs; a finite data set is answered by :class:`FiniteSet` whatever the method
+STAGES = {
+    "fast": (FiniteSet(), *FAST_STAGES),
+    "exact": (FiniteSet(), *EXACT_STAGES),
+    "auto": (FiniteSet(), Group("fast tests", FAST_STAGES, 0.5, "the fast stages, within half of the time"), *EXACT_STAGES),
+}
+
+
+def _stages(method: str, **options: Any) -> tuple[Stage, ...]:
+    fast = fast_stages(**options)
+    if method == "fast":
+        return (FiniteSet(), *fast)
+    if method == "exact":
+        return (FiniteSet(), *EXACT_STAGES)
+    return (FiniteSet(), Group("fast tests", fast, 0.5, STAGES["auto"][1].summary), *EXACT_STAGES)
+
+
+# ---------------------------------------------------------------------------------
+# the check
+# ---------------------------------------------------------------------------------
 
 
 def check_weights(
@@ -84,268 +298,211 @@ def check_weights(
     K: Domain,
     *,
     method: str,
-    budget: Budget,
+    budget: Budget | None = None,
+    ctx: Context | None = None,
     seed: Any = 0,
-    n_samples: int = 4000,
-    points: Any = None,
-    polytope: Any = None,
-    max_facets: int = 200_000,
-    max_candidates: int = 400,
+    input_set: str = "K",
+    **options: Any,
 ) -> Verdict:
     """The verdict for ``ReLU(W x - alpha)`` (paper convention, the caller's coordinates) on ``K``.
 
-    ``W`` need not be a frame (zero rows, rank deficiency): the fast tests then step aside and
-    the exact stage decides. ``points`` (points of ``K`` for the rectifying test) and
-    ``polytope`` (a :class:`BiasEstimate` of the polytope bias of ``(W, K)``, or the error it
-    raised) may be given by callers that already have them (the explorers).
+    ``W`` need not be a frame (zero rows, rank deficiency): the fast stages then step aside and
+    the exact stage decides. ``options`` set the fast stages' sizes (``n_samples``, ``points``,
+    ``polytope``, ``max_facets``, ``max_candidates``; see :func:`fast_stages`).
     """
     t0 = time.perf_counter()
-    P = normalise(W, alpha, K)
-    notes = list(P.notes)
-    details: dict = {"normal form": P.describe()}
-    if P.W.shape[0] < W.shape[1] or _as_layer(P) is None:
-        details["weights_rank"] = int(np.linalg.matrix_rank(P.W)) if P.W.size else 0
-    fast: _Fast | None = None
-    ex: ExactResult | None = None
+    if ctx is None:
+        if budget is None:
+            raise TypeError("check_weights needs a budget or a context")
+        ctx = Context(budget, seed)
+    problem = Problem.build(W, alpha, K, input_set=input_set)
+    ev: Evidence | None = None
     try:
-        if K.finite:
-            ex = solve_exact(P.W, P.alpha, P.K, budget=budget, rng=as_rng(seed))
-        else:
-            if method in ("fast", "auto"):
-                fast = _fast_tests(P, K.describe(), budget if method == "fast" else budget.share(fraction=0.5), seed=seed,
-                                   n_samples=n_samples, points=points, polytope=polytope, max_facets=max_facets,
-                                   max_candidates=max_candidates)  # fmt: skip
-            if (fast is None or fast.status == Status.UNDETERMINED) and method in ("exact", "auto"):
-                ex = solve_exact(P.W, P.alpha, P.K, budget=budget, rng=as_rng(seed))
+        ev = run_stages(_stages(method, **options), problem, ctx)
     except BudgetExhausted as exc:
-        notes.append(f"time limit reached during {exc.stage or 'the check'}")
-    verdict = _combine(P, K, fast, ex, notes, details, t0, budget)
-    verdict = _confirm(verdict, W, alpha, K, P, budget, seed)
-    dead = dead_inputs(W, K)
-    if dead:
-        verdict.details["dead_inputs"] = {k: v.tolist() for k, v in dead.items()}
-        verdict = replace(verdict, notes=(*verdict.notes, _dead_text(dead, W.shape[1])))
-    return verdict
+        ctx.findings.notes.append(f"time limit reached during {exc.stage or 'the check'}")
+    ev = _confirm(ev, problem, ctx)
+    return _assemble(problem, ev, ctx, t0)
 
 
-#: a column of the weights counts as dead below this fraction of the largest column
-DEAD_RTOL = 1e-10
-
-
-def dead_inputs(W: np.ndarray, K: Domain) -> dict[str, np.ndarray]:
-    """Inputs the layer cannot see: ``"unread"`` (columns of ``W`` below ``DEAD_RTOL`` of the largest)
-    and, on a data set, ``"constant"`` (coordinates with one value in every point). Empty entries are left out.
-    """
-    W = np.asarray(W, dtype=float)
-    out: dict[str, np.ndarray] = {}
-    if W.size:
-        norms = np.max(np.abs(W), axis=0)
-        top = float(np.max(norms))
-        unread = np.flatnonzero(norms <= DEAD_RTOL * top) if top > 0 else np.arange(W.shape[1])
-        if unread.size:
-            out["unread"] = unread
-    if K.finite and K.points.shape[0] > 1:
-        X = K.points
-        constant = np.flatnonzero(np.all(X == X[0], axis=0))
-        if constant.size:
-            out["constant"] = constant
-    return out
-
-
-def _dead_text(dead: dict, n: int) -> str:
-    def show(idx: np.ndarray) -> str:
-        head = ", ".join(str(int(i)) for i in idx[:12])
-        return head + (f", … ({idx.size} in all)" if idx.size > 12 else "")
-
-    parts = []
-    if "unread" in dead:
-        parts.append(f"{dead['unread'].size} of the {n} inputs are never read (their weights are below {DEAD_RTOL:g} of "
-                     f"the largest; 0-based indices {show(dead['unread'])}): the layer cannot tell apart inputs that differ "
-                     "only there, so it is not injective on a domain where they vary; check on the other coordinates "
-                     "(or on the data's span) to ask about the rest")  # fmt: skip
-    if "constant" in dead:
-        parts.append(f"{dead['constant'].size} of the {n} coordinates are constant on the data (0-based indices "
-                     f"{show(dead['constant'])}, e.g. pixels blank in every image)")  # fmt: skip
-    return "; ".join(parts)
-
-
-# ---------------------------------------------------------------------------------
-# the fast tests (normal form)
-# ---------------------------------------------------------------------------------
-
-
-def _as_layer(P: Normalised) -> ReLULayer | None:
-    if P.W.shape[0] == 0:
-        return None
-    try:
-        return ReLULayer(Frame(P.W), P.alpha)
-    except NotAFrameError:
-        return None
-
-
-def _normal_polytope(polytope: Any, P: Normalised) -> Any:
-    """A caller's polytope bias (caller's coordinates) in the normal form: ``values * row_scale * s``."""
-    if polytope is None or isinstance(polytope, Exception):
-        return polytope
-    if not isinstance(polytope, BiasEstimate):
-        raise InputError(f"polytope must be a BiasEstimate (from rf.polytope_bias) or the error it raised; got {polytope!r}.")
-    values = np.asarray(polytope.values, dtype=float)
-    if values.ndim != 1 or values.shape[0] != P.m:
-        raise InputError(f"polytope must hold one bias per row of the weights ({P.m}); got shape {values.shape}.")
-    return values[P.rows] * P.row_scale * P.s
-
-
-def _fast_tests(P: Normalised, where: str, budget: Budget, *, seed, n_samples, points, polytope, max_facets,
-                max_candidates) -> _Fast:  # fmt: skip
-    """The paper's tests on the normal form; ``where`` is the caller's domain, described."""
-    out = _Fast()
-    layer = _as_layer(P)
-    K = P.K
-    if layer is None:
-        out.notes.append("the weights are not a frame (zero rows removed, they do not span): the fast tests need one")
-        return out
-    alpha = layer.alpha
-    # 1. the polytope bias (Thm PBE)
-    budget.check("polytope bias")
-    values = _normal_polytope(polytope, P)
-    if values is None and K.bounded:
-        try:
-            # a fifth of the fast stage's time: on a box in R^12 the facets of the polytope take seconds where
-            # the exact stage decides in a fraction of one
-            est = polytope_bias(layer.frame, K, max_facets=max_facets, time_limit=0.2 * budget.remaining())
-            values, out.polytope = est.values, est
-        except ReluFramesError as exc:
-            out.polytope, values = exc, None
-    elif isinstance(values, Exception):
-        out.polytope, values = values, None
-    if values is not None:
-        # the comparison in the normal form; the margin reported in the caller's units
-        normal_margin = float(np.min(values - alpha))
-        with np.errstate(over="ignore"):
-            margin = float(np.min((values - alpha) / (P.row_scale * P.s)))
-        out.margin = margin
-        slack = BIAS_RTOL * max(1.0, float(np.max(np.abs(alpha))))
-        strict = bool(np.all(alpha < values))
-        if normal_margin >= -slack and (K.open_or_convex or strict):
-            reason = "α < polytope bias" if strict else "α ≤ polytope bias on a convex domain"
-            out.status, out.method = Status.INJECTIVE, "polytope bias"
-            out.reason = f"proof: {reason} (Thm PBE + Injectivity I); margin {fmt(margin)}"
-            out.certificate = Certificate(
-                "polytope bias", f"{reason}: every point of {where} keeps a spanning set of frame vectors active",
-                domain=where, margin=margin, tolerances={"bias_rtol": BIAS_RTOL},
-            )  # fmt: skip
-            return out
-    budget.check("rectifying test")
-    # 2. the rectifying test at points of K, and a colliding pair at a failing one
-    X = K.sample(n_samples, seed=seed) if points is None else P.to_normal(np.asarray(points, dtype=float))
-    step = max(1, budget.rows(24 * layer.m, fraction=0.05))
-    bad_parts = []
-    done = 0
-    for s0 in range(0, X.shape[0], step):
-        budget.check("rectifying test")
-        block = X[s0 : s0 + step]
-        ok = is_rectifying(layer, block, progress=False) if block.shape[0] else np.zeros(0, dtype=bool)
-        bad_parts.append(block[~ok])
-        done += block.shape[0]
-    bad = np.vstack(bad_parts) if bad_parts else np.zeros((0, layer.n))
-    out.n_failing, out.n_checked = int(bad.shape[0]), done
-    if out.n_failing:
-        budget.check("collision search")
-        rng = np.random.default_rng(0)
-        pick = bad if out.n_failing <= max_candidates else bad[rng.choice(out.n_failing, max_candidates, replace=False)]
-        coll = find_collision(layer, K, points=pick, time_limit=0.5 * budget.remaining())
-        if coll.found:
-            out.status, out.method = Status.NOT_INJECTIVE, "collision"
-            out.pair, out.pair_how = (coll.x, coll.y), coll.method
-            extra = f"; exceeds the polytope bias by {fmt(-out.margin)}" if np.isfinite(out.margin) else ""
-            out.reason = (
-                f"verified collision C(x) = C(y) ({coll.method}); not rectifying at {out.n_failing} of {done} points "
-                f"checked{extra}"
-            )
-            return out
-    # 3. zero bias or below: the exact Tukey test on R^n covers every K
-    if np.all(alpha <= 0):
-        budget.check("Tukey depth")
-        try:
-            depth = zero_bias_injective(layer.frame, time_limit=0.5 * budget.remaining())
-        except ReluFramesError as exc:
-            out.notes.append(f"Tukey depth: {exc}")
-        else:
-            if depth.injective:
-                sub = "" if K.whole_space else f", hence on its subset {where}"
-                out.status, out.method = Status.INJECTIVE, "Tukey depth"
-                out.reason = f"proof: 0-rectifying on R^{K.n} (Tukey depth of 0 is {depth.depth} ≥ n) and α ≤ 0{sub}"
-                out.certificate = Certificate(
-                    "Tukey depth", f"the Tukey depth of the origin among the frame vectors is {depth.depth} ≥ n = {K.n}, "
-                    "so every point of R^n keeps a spanning set active at zero bias, and at every bias ≤ 0",
-                    domain=f"R^{K.n}",
-                )  # fmt: skip
-                return out
-    if out.n_failing:
-        out.reason = (
-            f"not α-rectifying at {out.n_failing} of {done} points (not injective if K is open or strictly convex, "
-            "Thm Injectivity II), but no colliding pair was verified"
-        )
-    elif values is not None:
-        out.reason = (
-            f"rectifying at all {done} points checked, no collision; α exceeds the polytope bias (only sufficient) by "
-            f"{fmt(-out.margin)}"
-        )
+def _from_exact(ex: ExactResult, tol: Tolerances) -> Evidence:
+    bounds = (ex.lower_bound, ex.upper_bound) if (ex.lower_bound is not None or ex.upper_bound is not None) else None
+    if ex.method == "finite set":
+        method = "finite set"
     else:
-        why = f"no polytope bias ({out.polytope})" if isinstance(out.polytope, Exception) else "no polytope bias on this domain"
-        out.reason = f"rectifying at all {done} points checked, no collision; {why}"
-    return out
+        method = f"exact ({ex.method})" if ex.method else "exact"
+    cert = _exact_certificate(ex, tol) if ex.status == Status.INJECTIVE else None
+    return Evidence(ex.status, method if ex.decided else "", ex.text, certificate=cert, pair=ex.pair, bounds=bounds,
+                    data=ex, notes=tuple(ex.notes))  # fmt: skip
+
+
+def _exact_certificate(ex: ExactResult, tol: Tolerances) -> Certificate:
+    kinds = {"milp": "MILP dual bound", "hyperplanes": "hyperplane LPs", "zero bias": "MILP dual bound (zero bias)",
+             "depth": "half-space depth (branch and bound)", "finite set": "finite set",
+             "removal sets": "removal sets on the domain (branch and bound)", "single point": "single point",
+             "always active rows": "rows active at every point of K"}  # fmt: skip
+    statement = ex.text.split("proof: ", 1)[1] if "proof: " in ex.text else ex.text.split(" — ", 1)[-1]
+    # these searches prove the bias as given (every bound verified with rounding bounds, or exactly)
+    as_given = ("finite set", "single point", "removal sets", "always active rows")
+    tolerances = {} if ex.method in as_given else tol.used("certificate_eps")
+    return Certificate(kinds.get(ex.method, ex.method), statement, domain="", lower_bound=ex.lower_bound,
+                       h=ex.h if ex.method not in as_given or ex.method == "removal sets" else None, h_method=ex.h_method,
+                       tolerances=tolerances)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------
-# one verdict from the stages
+# the last word: checks in the caller's own coordinates
 # ---------------------------------------------------------------------------------
 
 
-def _combine(P: Normalised, K: Domain, fast: _Fast | None, ex: ExactResult | None, notes: list, details: dict,
-             t0: float, budget: Budget) -> Verdict:  # fmt: skip
-    where = K.describe()
-    if fast is not None:
-        notes += fast.notes
-        details.update(points_checked=fast.n_checked, points_failing=fast.n_failing)
-        if np.isfinite(fast.margin):
-            details["polytope_margin"] = fast.margin
-        if fast.polytope is not None and not isinstance(fast.polytope, Exception):
-            user = np.full(P.m, np.inf)
-            with np.errstate(over="ignore"):
-                user[P.rows] = fast.polytope.values / (P.row_scale * P.s)
-            details["polytope_bias"] = user  # in the caller's coordinates (+inf: any bias)
-        elif isinstance(fast.polytope, Exception):
-            details["polytope_bias"] = f"not available: {fast.polytope}"
-    if fast is not None and fast.status != Status.UNDETERMINED:
-        pair = None if fast.pair is None else tuple(P.to_user(p) for p in fast.pair)
-        text = f"{fast.status} on {where} — {fast.reason}"
-        return Verdict(fast.status, fast.method, text, where, fast.certificate, pair, notes=tuple(notes),
-                       seconds=time.perf_counter() - t0, details=details)  # fmt: skip
+def _demoted(ev: Evidence, why: str) -> Evidence:
+    return Evidence(Status.UNDETERMINED, "", why, bounds=ev.bounds, data=ev.data, notes=(*ev.notes, why))
+
+
+def _confirm(ev: Evidence | None, problem: Problem, ctx: Context) -> Evidence | None:
+    if ev is None:
+        return None
+    W, alpha, K = problem.W, problem.alpha, problem.K
+    if ev.pair is not None:
+        x, y = (problem.to_user(p) for p in ev.pair)
+        if not (collides(W, alpha, x, y) and K.contains_certified(x) and K.contains_certified(y)):
+            return _demoted(ev, "a colliding pair was found in the normal form but did not pass the check in the original "
+                                "coordinates (equal outputs, both points certainly in K)")  # fmt: skip
+        return Evidence(ev.status, ev.method, ev.reason, ev.certificate, (x, y), ev.bounds, ev.data, ev.notes)
+    if ev.status == Status.INJECTIVE and ev.certificate is not None and ev.certificate.kind not in ("finite set", "single point"):
+        bad = _inconsistent_point(W, alpha, K, ctx)
+        if bad is not None:
+            return _demoted(ev, f"internal inconsistency: the certificate ({ev.certificate.kind}) fails at the point "
+                                f"{vec(bad, limit=6)} of K, where the active rows do not span; please report it")  # fmt: skip
+    return ev
+
+
+def _inconsistent_point(W: np.ndarray, alpha: np.ndarray, K: Domain, ctx: Context) -> np.ndarray | None:
+    """A sample point of ``K`` (caller's coordinates) that is clearly not rectifying, or None.
+
+    Only points whose active set is decided with a margin count: a certificate claims that no such point exists.
+    """
+    coords, Kr = K.in_affine_coordinates()
+    if Kr is None or K.finite:
+        return None
+    X = np.vstack([K.sample(N_CONSISTENCY, seed=ctx.seed), K.interior_point()[None, :]])
+    Wr = coords.rows(W)
+    norms = robust_norms(Wr) if Wr.shape[1] else np.zeros(Wr.shape[0])
+    Wr = Wr / np.where(norms > 0, norms, 1.0)[:, None]  # unit rows: no underflow in the rank test
+    for x in X:
+        with np.errstate(over="ignore", invalid="ignore"):
+            pre = W @ x - alpha
+        if not np.all(np.isfinite(pre)):
+            continue
+        scale = np.abs(W) @ np.abs(x) + np.abs(alpha)
+        if np.any(np.abs(pre) <= ctx.tol.switch_rtol * scale):  # too close to a switching hyperplane to judge
+            continue
+        rows = Wr[(pre >= 0) & (norms > 0)]
+        if rows.shape[0] < coords.d:
+            return x
+        s = np.linalg.svd(rows, compute_uv=False)
+        if s[-1] <= 1e3 * ctx.tol.rank_rtol * s[0]:
+            return x
+    return None
+
+
+# ---------------------------------------------------------------------------------
+# one verdict from the evidence
+# ---------------------------------------------------------------------------------
+
+
+def _assemble(problem: Problem, ev: Evidence | None, ctx: Context, t0: float) -> Verdict:
+    """The complete verdict (built once, never changed afterwards)."""
+    N, found, where = problem.normal, ctx.findings, problem.where
+    notes = [*N.notes, *found.notes]
+    details: dict = {"normal form": N.describe()}
+    if N.W.shape[0] < problem.n or _as_layer(problem) is None:
+        details["weights_rank"] = int(np.linalg.matrix_rank(N.W)) if N.W.size else 0
+    fast_ran = "rectifying test" in found.stages or "polytope bias" in found.stages
+    details.update({k: v for k, v in found.details.items() if k in ("points_checked", "points_failing")})
+    margin = found.scratch.get("margin", float("nan"))
+    if np.isfinite(margin):
+        details["polytope_margin"] = margin
+    poly = found.scratch.get("polytope")
+    if isinstance(poly, Exception):
+        details["polytope_bias"] = f"not available: {poly}"
+    elif poly is not None:
+        values = poly.values if isinstance(poly, BiasEstimate) else poly
+        user = np.full(problem.m, np.inf)
+        with np.errstate(over="ignore"):
+            user[N.rows] = values / (N.row_scale * N.s)
+        details["polytope_bias"] = user  # in the caller's coordinates (+inf: any bias)
+    ex = ev.data if ev is not None and isinstance(ev.data, ExactResult) else None
+    if ev is not None:
+        notes += [n for n in ev.notes if n not in notes]
     if ex is not None:
-        notes += list(ex.notes)
-        details.update(exact={"status": ex.status.value, "method": ex.method, "lower_bound": ex.lower_bound,
-                              "upper_bound": ex.upper_bound, "h": ex.h, "h_method": ex.h_method,
-                              "n_active": ex.n_active, "rank": ex.rank, "seconds": round(ex.seconds, 3),
-                              "solves": ex.n_solves})  # fmt: skip
-        bounds = (ex.lower_bound, ex.upper_bound) if (ex.lower_bound is not None or ex.upper_bound is not None) else None
-        pair = None if ex.pair is None else tuple(P.to_user(p) for p in ex.pair)
-        text = _exact_text(ex, where, fast, pair)
-        if ex.status != Status.UNDETERMINED:
-            cert = None
-            if ex.status == Status.INJECTIVE:
-                cert = _exact_certificate(ex, where)
-            method = "finite set" if ex.method == "finite set" else (f"exact ({ex.method})" if ex.method else "exact")
-            return Verdict(ex.status, method, text, where, cert, pair, bounds=bounds, notes=tuple(notes),
-                           seconds=time.perf_counter() - t0, details=details)  # fmt: skip
-        return Verdict(Status.UNDETERMINED, "", text, where, bounds=bounds, notes=tuple(notes),
-                       seconds=time.perf_counter() - t0, details=details)  # fmt: skip
-    # nothing decided and no exact stage (method="fast", or the time ran out before it)
-    reason = fast.reason if fast is not None and fast.reason else "no test could run"
-    if budget.expired():
-        reason += f"; time limit of {budget.time_limit:g} s reached"
-    text = f"undetermined on {where} — {reason}"
-    return Verdict(Status.UNDETERMINED, "", text, where, notes=tuple(notes), seconds=time.perf_counter() - t0, details=details)
+        details["exact"] = {"status": ex.status.value, "method": ex.method, "lower_bound": ex.lower_bound,
+                            "upper_bound": ex.upper_bound, "h": ex.h, "h_method": ex.h_method, "n_active": ex.n_active,
+                            "rank": ex.rank, "seconds": round(ex.seconds, 3), "solves": ex.n_solves}  # fmt: skip
+    dead = dead_inputs(problem.W, problem.K, ctx.tol.dead_input_rtol)
+    if dead:
+        details["dead_inputs"] = {k: v.tolist() for k, v in dead.items()}
+    if ev is not None and ev.status != Status.UNDETERMINED or ex is not None:
+        status, method = ev.status, ev.method
+        if ex is not None:
+            text = _exact_text(ex, where, _fast_reason(problem, ctx) if fast_ran else None, ev)
+        else:
+            text = f"{ev.status} on {where} — {ev.reason}"
+        cert = ev.certificate
+        if cert is not None and not cert.domain:
+            cert = _with_domain(cert, ex, where)
+        pair = ev.pair
+    else:
+        status, method, cert, pair = Status.UNDETERMINED, "", None, None
+        if ev is not None and ev.reason:
+            reason = ev.reason
+        elif fast_ran:
+            reason = _fast_reason(problem, ctx)
+        else:
+            reason = "no test could run"
+        if ctx.budget.expired():
+            reason += f"; time limit of {ctx.budget.time_limit:g} s reached"
+        text = f"undetermined on {where} — {reason}"
+    if dead:
+        notes.append(_dead_text(dead, problem.n, ctx.tol.dead_input_rtol))
+    output = None
+    if pair is not None:
+        with np.errstate(over="ignore"):
+            output = np.maximum(pair[0] @ problem.W.T - problem.alpha, 0.0)
+    bounds = ev.bounds if ev is not None else None
+    return Verdict(status, method, text, where, cert, pair, output=output, bounds=bounds, notes=tuple(notes),
+                   seconds=time.perf_counter() - t0, details=details)  # fmt: skip
+
+
+def _with_domain(cert: Certificate, ex: ExactResult | None, where: str) -> Certificate:
+    """The exact engine's certificate with the domain it holds on: ``K``, or R^n for the depth search."""
+    if ex is not None and ex.method == "depth" and (ex.domain.whole_space or "subset" in cert.statement
+                                                   or "direction" in cert.statement):  # fmt: skip
+        where = f"R^{ex.domain.n}"
+    return Certificate(cert.kind, cert.statement, where, cert.lower_bound, cert.h, cert.h_method, cert.margin,
+                       cert.tolerances)  # fmt: skip
+
+
+def _fast_reason(problem: Problem, ctx: Context) -> str:
+    """Why the fast stages decided nothing."""
+    found = ctx.findings
+    done = found.details.get("points_checked", 0)
+    failing = found.details.get("points_failing", 0)
+    poly = found.scratch.get("polytope")
+    if _as_layer(problem) is None:
+        return ""
+    if failing:
+        return (f"not α-rectifying at {failing} of {done} points (not injective if K is open or strictly convex, "
+                "Thm Injectivity II), but no colliding pair was verified")  # fmt: skip
+    margin = found.scratch.get("margin", float("nan"))
+    if poly is not None and not isinstance(poly, Exception):
+        if np.isfinite(margin) and margin >= 0:
+            return (f"rectifying at all {done} points checked, no collision; α lies within the rounding bound of the polytope "
+                    f"bias (margin {fmt(margin)}), which floating point cannot decide")  # fmt: skip
+        return (f"rectifying at all {done} points checked, no collision; α exceeds the polytope bias (only sufficient) by "
+                f"{fmt(-margin)}")  # fmt: skip
+    why = f"no polytope bias ({poly})" if isinstance(poly, Exception) else "no polytope bias on this domain"
+    return f"rectifying at all {done} points checked, no collision; {why}"
 
 
 def _pair_text(ex: ExactResult, x: np.ndarray, y: np.ndarray) -> str:
@@ -358,90 +515,72 @@ def _pair_text(ex: ExactResult, x: np.ndarray, y: np.ndarray) -> str:
             f"x and y = {vec(y, limit=6)} ({sep}) have the same output")  # fmt: skip
 
 
-def _exact_text(ex: ExactResult, where: str, fast: _Fast | None, pair: tuple | None = None) -> str:
+def _exact_text(ex: ExactResult, where: str, fast_reason: str | None, ev: Evidence) -> str:
     body = ex.text.split(" — ", 1)[1] if " — " in ex.text else ex.text
-    if pair is not None and ex.method != "finite set" and ex.dim is not None:
-        body = _pair_text(ex, *pair)
-    text = f"{ex.status} on {where} — {body}"
-    if fast is not None and ex.status != Status.UNDETERMINED and ex.method != "finite set":
+    status = ev.status
+    if status == Status.UNDETERMINED and ev.reason != ex.text:  # demoted after the engine decided
+        return f"{status} on {where} — {ev.reason}"
+    if ev.pair is not None and ex.method != "finite set" and ex.dim is not None:
+        body = _pair_text(ex, *ev.pair)
+    text = f"{status} on {where} — {body}"
+    if fast_reason is not None and status != Status.UNDETERMINED and ex.method != "finite set":
         text += "; the fast tests had left it open"
-    elif fast is not None and ex.status == Status.UNDETERMINED and fast.reason:
-        text += f"; fast tests: {fast.reason}"
+    elif fast_reason and status == Status.UNDETERMINED:
+        text += f"; fast tests: {fast_reason}"
     return text
 
 
-def _exact_certificate(ex: ExactResult, where: str) -> Certificate:
-    kinds = {"milp": "MILP dual bound", "hyperplanes": "hyperplane LPs", "zero bias": "MILP dual bound (zero bias)",
-             "depth": "half-space depth (branch and bound)", "finite set": "finite set",
-             "removal sets": "removal sets on the domain (branch and bound)", "single point": "single point"}  # fmt: skip
-    statement = ex.text.split("proof: ", 1)[1] if "proof: " in ex.text else ex.text.split(" — ", 1)[-1]
-    # the searches over removal sets prove the bias as given (every bound verified with rounding bounds)
-    tolerances = {} if ex.method in ("finite set", "single point", "removal sets") else {"bias_raised_by": EPS}
-    if ex.method == "depth":  # proved for every direction of R^n: the domain is a subset (monotonicity)
-        where = f"R^{ex.domain.n}" if ex.domain.whole_space or "subset" in statement or "direction" in statement else where
-    return Certificate(kinds.get(ex.method, ex.method), statement, domain=where, lower_bound=ex.lower_bound,
-                       h=ex.h if ex.method not in ("finite set", "single point") else None, h_method=ex.h_method,
-                       tolerances=tolerances)  # fmt: skip
-
-
 # ---------------------------------------------------------------------------------
-# the last word: checks in the caller's own coordinates
+# inputs the layer cannot see
 # ---------------------------------------------------------------------------------
 
 
-def _demote(v: Verdict, why: str) -> Verdict:
-    text = f"undetermined on {v.domain} — {why}"
-    return Verdict(Status.UNDETERMINED, "", text, v.domain, None, None, bounds=v.bounds, notes=v.notes + (why,),
-                   seconds=v.seconds, details=v.details)  # fmt: skip
-
-
-def _confirm(v: Verdict, W: np.ndarray, alpha: np.ndarray, K: Domain, P: Normalised, budget: Budget, seed: Any) -> Verdict:
-    if v.pair is not None:
-        x, y = (np.asarray(p, dtype=float) for p in v.pair)
-        if not (collides(W, alpha, x, y) and K.contains_certified(x) and K.contains_certified(y)):
-            return _demote(v, "a colliding pair was found in the normal form but did not pass the check in the original "
-                              "coordinates (equal outputs, both points certainly in K)")  # fmt: skip
-        with np.errstate(over="ignore"):
-            out = np.maximum(x @ W.T - alpha, 0.0)
-        return replace(v, pair=(x, y), output=out)
-    if v.status == Status.INJECTIVE and v.certificate is not None and v.certificate.kind not in ("finite set", "single point"):
-        bad = _inconsistent_point(W, alpha, K, seed)
-        if bad is not None:
-            return _demote(v, f"internal inconsistency: the certificate ({v.certificate.kind}) fails at the point "
-                              f"{vec(bad, limit=6)} of K, where the active rows do not span; please report it")  # fmt: skip
-    return v
-
-
-def _inconsistent_point(W: np.ndarray, alpha: np.ndarray, K: Domain, seed: Any) -> np.ndarray | None:
-    """A sample point of ``K`` (caller's coordinates) that is clearly not rectifying, or None.
-
-    Only points whose active set is decided with a margin count (the rank test uses the
-    package's relative tolerance): a certificate claims that no such point exists.
+def dead_inputs(W: np.ndarray, K: Domain, rtol: float | None = None) -> dict[str, np.ndarray]:
+    """Inputs the layer cannot see: ``"unread"`` (columns of ``W`` below ``rtol`` of the largest; the default
+    :attr:`~relu_frames_nb.pipeline.Tolerances.dead_input_rtol`) and, on a data set, ``"constant"`` (coordinates
+    with one value in every point). Empty entries are left out.
     """
-    coords, Kr = K.in_affine_coordinates()
-    if Kr is None or K.finite:
-        return None
-    try:
-        X = K.sample(N_CONSISTENCY, seed=seed)
-    except (NotImplementedError, ReluFramesError):  # pragma: no cover - every domain samples
-        return None
-    X = np.vstack([X, K.interior_point()[None, :]])
-    Wr = coords.rows(W)
-    norms = robust_norms(Wr) if Wr.shape[1] else np.zeros(Wr.shape[0])
-    Wr = Wr / np.where(norms > 0, norms, 1.0)[:, None]  # unit rows: no underflow in the rank test
-    for x in X:
-        with np.errstate(over="ignore", invalid="ignore"):
-            pre = W @ x - alpha
-        if not np.all(np.isfinite(pre)):
-            continue
-        scale = np.abs(W) @ np.abs(x) + np.abs(alpha)
-        if np.any(np.abs(pre) <= 1e-9 * scale):  # too close to a switching hyperplane to judge
-            continue
-        rows = Wr[(pre >= 0) & (norms > 0)]
-        d = coords.d
-        if rows.shape[0] < d:
-            return x
-        s = np.linalg.svd(rows, compute_uv=False)
-        if s[-1] <= 1e3 * DEFAULT_RANK_TOL * s[0]:
-            return x
-    return None
+    rtol = DEFAULT_TOLERANCES.dead_input_rtol if rtol is None else rtol
+    W = np.asarray(W, dtype=float)
+    out: dict[str, np.ndarray] = {}
+    if W.size:
+        norms = np.max(np.abs(W), axis=0)
+        top = float(np.max(norms))
+        unread = np.flatnonzero(norms <= rtol * top) if top > 0 else np.arange(W.shape[1])
+        if unread.size:
+            out["unread"] = unread
+    if K.finite and K.points.shape[0] > 1:
+        X = K.points
+        constant = np.flatnonzero(np.all(X == X[0], axis=0))
+        if constant.size:
+            out["constant"] = constant
+    return out
+
+
+def _dead_text(dead: dict, n: int, rtol: float) -> str:
+    def show(idx: np.ndarray) -> str:
+        head = ", ".join(str(int(i)) for i in idx[:12])
+        return head + (f", … ({idx.size} in all)" if idx.size > 12 else "")
+
+    parts = []
+    if "unread" in dead:
+        parts.append(f"{dead['unread'].size} of the {n} inputs are never read (their weights are below {rtol:g} of "
+                     f"the largest; 0-based indices {show(dead['unread'])}): the layer cannot tell apart inputs that differ "
+                     "only there, so it is not injective on a domain where they vary; check on the other coordinates "
+                     "(or on the data's span) to ask about the rest")  # fmt: skip
+    if "constant" in dead:
+        parts.append(f"{dead['constant'].size} of the {n} coordinates are constant on the data (0-based indices "
+                     f"{show(dead['constant'])}, e.g. pixels blank in every image)")  # fmt: skip
+    return "; ".join(parts)
+
+
+def _normal_polytope(polytope: Any, N: Any) -> Any:
+    """A caller's polytope bias (caller's coordinates) in the normal form: ``values * row_scale * s``."""
+    if polytope is None or isinstance(polytope, Exception):
+        return polytope
+    if not isinstance(polytope, BiasEstimate):
+        raise InputError(f"polytope must be a BiasEstimate (from rf.polytope_bias) or the error it raised; got {polytope!r}.")
+    values = np.asarray(polytope.values, dtype=float)
+    if values.ndim != 1 or values.shape[0] != N.m:
+        raise InputError(f"polytope must hold one bias per row of the weights ({N.m}); got shape {values.shape}.")
+    return values[N.rows] * N.row_scale * N.s

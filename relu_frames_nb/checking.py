@@ -17,18 +17,20 @@ from typing import Any
 
 import numpy as np
 
-from ._budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, Budget
-from ._layer_check import METHODS, check_weights
+from ._budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT
+from ._layer_check import METHODS, STAGES, check_weights
 from ._validation import as_choice, as_count, as_time_limit
 from .domains import as_domain
 from .errors import InputError
+from .exact.engine import ENGINE_STAGES
 from .layer import CONVENTION_HELP, ReLULayer
 from .local_invertibility import local_invertibility
 from .network import Network
 from .network.check import check_network as _check_network
+from .pipeline import Context, Tolerances, stage_table
 from .verdict import Verdict
 
-__all__ = ["check", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
+__all__ = ["check", "describe_stages", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
 
 #: what the verdict says about the bias of a lone layer
 LAYER_BIAS = "bias read in the paper's convention ReLU(W x - alpha) (a ReLULayer)"
@@ -132,26 +134,53 @@ def check(
     n_samples = as_count(n_samples, "n_samples")
     max_facets = as_count(max_facets, "max_facets")
     max_candidates = as_count(max_candidates, "max_candidates")
-    with Budget(time_limit, memory=memory_limit, progress=progress, desc="check") as budget:
+    ctx = Context.create(time_limit=time_limit, memory_limit=memory_limit, progress=progress, seed=seed)
+    with ctx.budget:
+        extra: dict = {}
+        notes: tuple = ()
         if isinstance(model, Network):
-            v = _check_network(model, K, method=method, budget=budget, seed=seed)
+            v = _check_network(model, K, method=method, budget=ctx.budget, seed=seed)
         else:
             W, alpha = np.asarray(model.weights), np.asarray(model.alpha)
-            v = check_weights(W, alpha, K, method=method, budget=budget, seed=seed, n_samples=n_samples, points=points,
+            v = check_weights(W, alpha, K, method=method, ctx=ctx, n_samples=n_samples, points=points,
                               polytope=polytope, max_facets=max_facets, max_candidates=max_candidates)  # fmt: skip
-            v.details.setdefault("bias", LAYER_BIAS)
+            if "bias" not in v.details:
+                extra["bias"] = LAYER_BIAS
         if K.finite and (isinstance(model, ReLULayer) or len(model) == 1):
             layer = model if isinstance(model, ReLULayer) else model.relu_form()
             # an addition to the verdict, not part of it: at most a quarter of the limit (5 s at least)
-            spare = None if time_limit is None else min(budget.remaining(), max(5.0, 0.25 * time_limit))
-            li = local_invertibility(layer, K.points, time_limit=spare)
-            v.details["local_invertibility"] = {
+            spare = None if time_limit is None else min(ctx.remaining(), max(5.0, 0.25 * time_limit))
+            li = local_invertibility(layer, K.points, time_limit=spare, seed=seed)
+            extra["local_invertibility"] = {
                 "fraction": li.fraction if li.n_tested else None, "span_dim": li.span_dim, "n_points": int(li.invertible.size),
                 "n_tested": li.n_tested, "failing_points": li.failing[:50].tolist(), "text": li.text,
             }  # fmt: skip
-            v = replace(v, notes=(*v.notes, li.text))
-            v.details["hull_hint"] = "for a verdict on the data's convex hull (a polytope) use the domain Hull(X) (hull:FILE)"
-        v.details["stages"] = list(budget.stages)
-        v.details["time_limit"] = time_limit
-        return v
+            notes = (li.text,)
+            extra["hull_hint"] = "for a verdict on the data's convex hull (a polytope) use the domain Hull(X) (hull:FILE)"
+        extra["stages"] = list(ctx.budget.stages)
+        extra["time_limit"] = time_limit
+        return replace(v, notes=(*v.notes, *notes), details={**v.details, **extra})
 
+
+
+def describe_stages() -> dict:
+    """The stage lists a check runs, as tables, and the tolerances they use (the book's page "How a check runs").
+
+    Returns
+    -------
+    dict
+        ``"methods"``: for each ``method`` of :func:`check`, the rows of its list (order, name, what the stage does,
+        what it proves, its share of the time); ``"exact engine"``: the rows of the exact engine's own searches;
+        ``"tolerances"``: ``(name, default, what it bounds)`` for every tolerance.
+
+    Examples
+    --------
+    >>> import relu_frames_nb as rf
+    >>> [row["name"] for row in rf.describe_stages()["methods"]["fast"]]
+    ['finite set', 'polytope bias', 'rectifying test', 'collision search', 'Tukey depth']
+    """
+    return {
+        "methods": {method: stage_table(STAGES[method]) for method in METHODS},
+        "exact engine": stage_table(ENGINE_STAGES),
+        "tolerances": Tolerances.table(),
+    }

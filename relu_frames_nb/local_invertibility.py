@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ._patterns import group_patterns
-from ._validation import as_matrix, as_nonnegative, as_points, as_time_limit
+from ._validation import as_matrix, as_nonnegative, as_points, as_rng, as_time_limit
 from .frames import DEFAULT_RANK_TOL
 from .layer import as_weights
 
@@ -93,7 +93,7 @@ def data_span(X: Any, *, rank_tol: float = DEFAULT_RANK_TOL) -> np.ndarray:
 
 
 def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TOL,
-                        time_limit: float | None = None) -> LocalInvertibility:  # fmt: skip
+                        time_limit: float | None = None, seed: Any = 0) -> LocalInvertibility:  # fmt: skip
     r"""Per data point, whether the layer is invertible near it within the data's span.
 
     Parameters
@@ -110,6 +110,8 @@ def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TO
         Seconds for the rank tests (one per distinct active pattern, the most common first; a
         pattern with fewer active rows than the span's dimension fails without one). Patterns
         not reached are reported in :attr:`LocalInvertibility.tested`. None: no limit.
+    seed : int, None or numpy Generator, default 0
+        Order of the patterns that are equally common (which ones a time limit reaches first).
 
     Returns
     -------
@@ -136,7 +138,7 @@ def local_invertibility(layer: Any, X: Any, *, rank_tol: float = DEFAULT_RANK_TO
     done = np.zeros(first.size, dtype=bool)
     counts = np.bincount(inverse, minlength=first.size)
     # the most common patterns first; among equally common ones a fixed random order (an unbiased sample)
-    shuffled = np.random.default_rng(0).permutation(first.size)
+    shuffled = as_rng(seed).permutation(first.size)
     for k in shuffled[np.argsort(-counts[shuffled], kind="stable")]:
         rows = active[first[k]] & (norms > 0)
         if d == 0:

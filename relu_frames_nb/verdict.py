@@ -89,6 +89,18 @@ def _json(v: Any) -> Any:
     return v
 
 
+class _ReadOnly(dict):
+    """A verdict's details: a dict that refuses changes (a verdict is built complete; make a new one instead)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a Verdict's details cannot be changed; build a new verdict with dataclasses.replace(v, details=...)")
+
+    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple:
+        return (_ReadOnly, (dict(self),))
+
+
 @dataclass(frozen=True)
 class Certificate:
     """What was proved when a verdict says "injective".
@@ -194,6 +206,7 @@ class Verdict:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))
+        object.__setattr__(self, "details", _ReadOnly(self.details))
 
     # -- reading it ----------------------------------------------------------------------------
     @property

@@ -78,7 +78,7 @@ def test_the_check_stops_at_the_first_checkpoint_after_the_deadline(clock, name,
 def _noticed(clock, model, K) -> set:
     """The stages that report the deadline when it passes at each checkpoint in turn."""
     noticed = set()
-    for expire_at in range(2, 200, 3):
+    for expire_at in range(2, 400, 3):
         fake = clock(expire_at)
         v = rf.check(model, K, time_limit=30)
         if fake.calls < expire_at:

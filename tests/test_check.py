@@ -379,28 +379,26 @@ def test_pairs_in_a_hull_are_inside_it_exactly():
 
 def test_a_wrong_certificate_is_caught_before_it_is_reported(monkeypatch):
     from relu_frames_nb import _layer_check
-    from relu_frames_nb.verdict import Certificate, Verdict
+    from relu_frames_nb.pipeline import Evidence
+    from relu_frames_nb.verdict import Certificate, Status
 
-    real = _layer_check._combine
+    def lying(stages, problem, ctx):
+        return Evidence(Status.INJECTIVE, "polytope bias", "a bug", certificate=Certificate("polytope bias", "bug"))
 
-    def lying(P, K, fast, ex, notes, details, t0, budget):
-        v = real(P, K, fast, ex, notes, details, t0, budget)
-        return Verdict("injective", "polytope bias", "injective on K — a bug", v.domain, Certificate("polytope bias", "bug"))
-
-    monkeypatch.setattr(_layer_check, "_combine", lying)
+    monkeypatch.setattr(_layer_check, "run_stages", lying)
     v = rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), rf.Ball(2))  # not injective: 0 has one active row
     assert v.status == "undetermined" and "internal inconsistency" in v.text
 
 
 def test_a_pair_that_fails_in_the_callers_coordinates_is_not_reported(monkeypatch):
     from relu_frames_nb import _layer_check
-    from relu_frames_nb.verdict import Verdict
+    from relu_frames_nb.pipeline import Evidence
+    from relu_frames_nb.verdict import Status
 
-    def wrong_pair(P, K, fast, ex, notes, details, t0, budget):
-        return Verdict("not injective", "collision", "not injective — a bug", K.describe(),
-                       pair=(np.array([0.1, 0.2]), np.array([0.3, -0.2])))  # fmt: skip
+    def wrong_pair(stages, problem, ctx):
+        return Evidence(Status.NOT_INJECTIVE, "collision", "a bug", pair=(np.array([0.1, 0.2]), np.array([0.3, -0.2])))
 
-    monkeypatch.setattr(_layer_check, "_combine", wrong_pair)
+    monkeypatch.setattr(_layer_check, "run_stages", wrong_pair)
     v = rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.45), rf.Ball(2))
     assert v.status == "undetermined" and v.pair is None and "did not pass" in v.text
     assert collides is not None

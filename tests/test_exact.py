@@ -403,9 +403,11 @@ def test_sphere_only_certificates():
     L = unit_layer(3, 20, -0.2, 1)
     v = exact(L, rf.Sphere(3))
     assert v.status in ("injective", "undetermined")
+    # a positive bias: the exact stage builds a pair on the sphere itself (a reflection within the fibre)
     L = unit_layer(3, 8, 0.3, 1)
     v = exact(L, rf.Sphere(3), time_limit=5)
-    assert v.status == "undetermined" and v.pair is None
+    assert v.status == "not injective"
+    check_pair(v, L, rf.Sphere(3))
 
 
 def test_samples_domain():
@@ -424,9 +426,12 @@ def test_samples_domain():
 
 def test_non_full_spark_frame_uses_hyperplanes():
     F = rf.zoo.plus_minus_basis(3)
+    res, _ = engine(rf.ReLULayer(F, -0.2), rf.Ball(3), method="hyperplanes")
+    assert res.h == 4 and res.status == "injective" and res.method == "hyperplanes"
+    # through the front door the antiparallel pairs decide it first (one row of each pair is always active)
     v = exact(rf.ReLULayer(F, -0.2), rf.Ball(3))
-    assert v.details["exact"]["h"] == 4 and v.status == "injective"
-    assert v.method == "exact (hyperplanes)" and v.certificate.kind == "hyperplane LPs"
+    assert v.status == "injective" and v.method == "exact (always active rows)"
+    assert v.certificate.tolerances == {} and v.certificate.h is None
     v = exact(rf.ReLULayer(F, 0.1), rf.Ball(3))
     assert v.status == "not injective"
     check_pair(v, rf.ReLULayer(F, 0.1), rf.Ball(3))

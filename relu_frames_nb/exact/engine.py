@@ -42,12 +42,15 @@ rows of norm about 1 and a domain of size about 1, so that its tolerances are re
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._budget import Budget, BudgetExhausted
 from ..domains import Domain
+from ..pipeline import DEFAULT_TOLERANCES, Context, Evidence, Problem, Stage, run_stages
+from ._always import always_active_result
 from ._cases import finite_result, prepare, subproblems, unsupported
 from ._homogeneous import depth_mode, depth_stage
 from ._hyperplanes import HyperplaneInfo, hyperplane_info
@@ -63,12 +66,12 @@ from ._search import (
 )
 from ._state import Run, lowest
 
-__all__ = ["solve_exact", "EPS", "BOUNDARY_TOL"]
+__all__ = ["solve_exact", "EPS", "BOUNDARY_TOL", "ENGINE_STAGES"]
 
 #: bias increase (relative to the normalised problem) that absorbs the solvers' tolerances in certificates
-EPS = 1e-6
+EPS = DEFAULT_TOLERANCES.certificate_eps
 #: how far below the bias a boundary retry looks (relative); its finding is reported, never as a proof
-BOUNDARY_TOL = 1e-6
+BOUNDARY_TOL = DEFAULT_TOLERANCES.boundary_tol
 
 
 def solve_exact(
@@ -153,80 +156,215 @@ def _decide(W, alpha, K, t0, budget, method, eps, boundary_tol, n_samples, rng, 
     state["run"] = run
     if early is not None:
         return early
-    d = run.Phi.shape[1]
-    info = hyperplane_info(run.Phi, max_subsets=max_subsets, budget=budget)
-    state["info"] = info
-    h = info.h
-    if not info.usable:
-        run.notes.append("h is only a lower estimate, so no certificate by counting is possible: " + info.method)
-    subs = subproblems(run)
-    state["subs"] = subs
-    # 1. cheap witnesses: samples, then a greedy descent from the best of them (method "samples"), then
-    #    the reweighted LP relaxation (polyhedral domains); the depth questions that decide (zero bias on
-    #    every direction, R^n) go first: they find witnesses as fast as the samples
-    # 2. directions: zero bias, R^n, or R^n as a superset (an exact branch and bound on the half-space depth)
-    ask_depth = method == "auto" and depth and info.usable
-    deciding = ask_depth and depth_mode(run) in ("zero bias", "R^n")
-    if not deciding:
-        sample_search(run, subs, h, n_samples, rng)
-        if run.pair is not None:
-            return _finish(run, subs, info, "samples", t0, certified=False)
-        reweighted_search(run, subs, h, rng)
-        if run.pair is not None:
-            return _finish(run, subs, info, "LP relaxation", t0, certified=False)
-    if run.pair is None and ask_depth:
-        done = _stage_result(run, subs, info, t0, depth_stage(run, info), "depth")
-        if done is not None:
-            return done
-    if deciding:  # the depth search ran out of time or proved nothing: the cheap witnesses after all
-        sample_search(run, subs, h, n_samples, rng)
-        if run.pair is not None:
-            return _finish(run, subs, info, "samples", t0, certified=False)
-    # 3. points of the domain: removal sets on the ball or polytope itself (or on a ball around it)
-    if run.pair is None and ask_depth and depth is True and not deciding and not run.Kr.whole_space:
-        got = removal_stage(run, subs, info, removal_share)
-        done = _stage_result(run, subs, info, t0, got, "removal sets")
-        if done is not None:
-            return done
-    if run.pair is None and method != "hyperplanes" and near_zero_bias(run) and info.usable:
-        if zero_bias_certificate(run, h):
-            proof = f"at zero bias every direction keeps more than h = {h} frame vectors active (MILP on the faces"
-            text = (
-                f"injective on {run.K.describe()} — proof: {proof} of the cube), and every bias is ≤ 0 (smaller biases "
-                "only add active rows)"
-            )
-            if not info.exact:
-                text += "; h assumed (general position, checked)"
-            return make_result(run.K, "injective", h + 1, run.upper, info, None, time.perf_counter() - t0, run.n_solves,
-                               "zero bias", run.notes, text)  # fmt: skip
-    use_hyper = (
-        info.sets is not None
-        and method != "milp"
-        and (method == "hyperplanes" or len(info.sets) * len(subs) <= 400 or (h > d - 1 and len(info.sets) * len(subs) <= 20_000))
-    )
-    if method == "hyperplanes" and info.sets is None:
-        run.notes.append(f"method 'hyperplanes' needs the hyperplanes enumerated ({info.method}); used the MILP")
-    used = "hyperplanes" if use_hyper else "milp"
-    for shift, boundary in ((run.eps, False), (-run.tol, True)):
-        if run.pair is not None or (boundary and (run.tol <= 0 or not info.usable)):
-            break
-        if boundary:
-            if run.remaining() <= 0.05:
+    engine = _Engine(run, t0, method, depth, n_samples, rng, removal_share, max_subsets, state)
+    ctx = Context(budget, rng)
+    ctx.findings.scratch["engine"] = engine
+    ev = run_stages(ENGINE_STAGES, Problem.build(W, alpha, K), ctx)
+    if ev is not None:
+        return ev.data
+    return _finish(run, engine.subs, engine.info, "milp", t0, certified=False)
+
+
+@dataclass
+class _Engine:
+    """What the engine's stages share: the layer in the domain's coordinates, the options, and once the hyperplanes
+    are known, ``h`` and the counting subproblems.
+    """
+
+    run: Run
+    t0: float
+    method: str
+    depth: Any
+    n_samples: int
+    rng: Any
+    removal_share: float
+    max_subsets: int
+    state: dict  # what the time-limit handler of :func:`solve_exact` reports from
+    info: HyperplaneInfo | None = None
+    subs: list | None = None
+    ask_depth: bool = False
+    deciding: bool = False  # a depth question decides the whole problem (zero bias on every direction, R^n): ask it first
+
+
+class _EngineStage(Stage):
+    """A search of the engine. Its ``share`` is applied by the search itself (it reads the run's budget)."""
+
+    def time_share(self, problem: Problem) -> float:
+        return 1.0
+
+    def applies(self, problem: Problem, ctx: Context) -> bool:
+        e = ctx.findings.scratch["engine"]
+        return e.run.pair is None and (e.info is not None or not self.needs_h) and self.wants(e)
+
+    #: whether the stage needs ``h`` and the subproblems (everything after :class:`_Hyperplanes`)
+    needs_h = True
+
+    def wants(self, e: _Engine) -> bool:
+        return True
+
+    def run(self, problem: Problem, ctx: Context) -> Evidence | None:
+        res = self.search(ctx.findings.scratch["engine"])
+        return None if res is None else Evidence(res.status, self.name if res.decided else "", data=res)
+
+    def search(self, e: _Engine) -> ExactResult | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class _AlwaysActive(_EngineStage):
+    name = "always active rows"
+    summary = ("rows active at every point of K (their outputs are affine there) that span, or antiparallel pairs of "
+               "which one is always active: proved exactly, for the bias as given")  # fmt: skip
+    proves = "injective"
+    needs_h = False
+
+    def wants(self, e: _Engine) -> bool:
+        return e.method == "auto"
+
+    def search(self, e: _Engine) -> ExactResult | None:
+        return always_active_result(e.run, e.t0)
+
+
+class _Hyperplanes(_EngineStage):
+    name = "hyperplanes through frame vectors"
+    summary = ("h, the most frame vectors in one hyperplane through 0 (enumerated when C(m, n-1) is small, else general "
+               "position assumed and checked), and the counting subproblems; decides nothing itself")  # fmt: skip
+    proves = "nothing (it prepares the certificates by counting)"
+    needs_h = False
+
+    def search(self, e: _Engine) -> None:
+        run = e.run
+        info = hyperplane_info(run.Phi, max_subsets=e.max_subsets, budget=run.budget)
+        e.state["info"] = e.info = info
+        if not info.usable:
+            run.notes.append("h is only a lower estimate, so no certificate by counting is possible: " + info.method)
+        e.state["subs"] = e.subs = subproblems(run)
+        e.ask_depth = bool(e.method == "auto" and e.depth and info.usable)
+        e.deciding = e.ask_depth and depth_mode(run) in ("zero bias", "R^n")
+        return None
+
+
+class _Samples(_EngineStage):
+    name = "samples"
+    summary = "seeded points of K and a greedy descent from the best of them: cheap witnesses"
+    proves = "not injective"
+
+    def __init__(self, after_depth: bool) -> None:
+        self.after_depth = after_depth
+        if after_depth:
+            self.summary = "the cheap witnesses, after a depth search that proved nothing"
+
+    def wants(self, e: _Engine) -> bool:
+        return e.deciding == self.after_depth
+
+    def search(self, e: _Engine) -> ExactResult | None:
+        sample_search(e.run, e.subs, e.info.h, e.n_samples, e.rng)
+        return _finish(e.run, e.subs, e.info, "samples", e.t0, certified=False) if e.run.pair is not None else None
+
+
+class _Relaxation(_EngineStage):
+    name = "LP relaxation"
+    summary = "reweighted LP relaxation of the fewest active rows (polyhedral domains), each start ending in the descent"
+    proves = "not injective"
+    share = 0.15
+
+    def wants(self, e: _Engine) -> bool:
+        return not e.deciding
+
+    def search(self, e: _Engine) -> ExactResult | None:
+        reweighted_search(e.run, e.subs, e.info.h, e.rng, share=self.share)
+        return _finish(e.run, e.subs, e.info, "LP relaxation", e.t0, certified=False) if e.run.pair is not None else None
+
+
+class _Depth(_EngineStage):
+    name = "depth"
+    summary = "zero bias, R^n, or R^n as a superset of K: an exact branch and bound on the half-space depth"
+
+    def wants(self, e: _Engine) -> bool:
+        return e.ask_depth
+
+    def search(self, e: _Engine) -> ExactResult | None:
+        return _stage_result(e.run, e.subs, e.info, e.t0, depth_stage(e.run, e.info), "depth")
+
+
+class _Removal(_EngineStage):
+    name = "removal sets"
+    summary = ("no h rows can be the only active ones at a point of K: a branch and bound of least-distance problems, "
+               "each bound checked with rounding bounds (half of the time left; 0.9 on round domains beyond 12 "
+               "dimensions)")  # fmt: skip
+    share = 0.5
+
+    def wants(self, e: _Engine) -> bool:
+        return e.ask_depth and e.depth is True and not e.deciding and not e.run.Kr.whole_space
+
+    def search(self, e: _Engine) -> ExactResult | None:
+        got = removal_stage(e.run, e.subs, e.info, e.removal_share)
+        return _stage_result(e.run, e.subs, e.info, e.t0, got, "removal sets")
+
+
+class _ZeroBias(_EngineStage):
+    name = "zero bias"
+    summary = "every bias <= 0 and near 0: the counting MILP on the faces of the cube (40 % of the time left)"
+    proves = "injective"
+    share = 0.4
+
+    def wants(self, e: _Engine) -> bool:
+        return e.method != "hyperplanes" and near_zero_bias(e.run) and e.info.usable
+
+    def search(self, e: _Engine) -> ExactResult | None:
+        run, info, h = e.run, e.info, e.info.h
+        if not zero_bias_certificate(run, h):
+            return None
+        proof = f"at zero bias every direction keeps more than h = {h} frame vectors active (MILP on the faces"
+        text = (f"injective on {run.K.describe()} — proof: {proof} of the cube), and every bias is ≤ 0 (smaller biases "
+                "only add active rows)")  # fmt: skip
+        if not info.exact:
+            text += "; h assumed (general position, checked)"
+        return make_result(run.K, "injective", h + 1, run.upper, info, None, time.perf_counter() - e.t0, run.n_solves,
+                           "zero bias", run.notes, text)  # fmt: skip
+
+
+class _Counting(_EngineStage):
+    name = "counting"
+    summary = ("one LP per hyperplane spanned by frame vectors when there are few, else the counting MILP (dual bound > "
+               "h), at the bias raised by certificate_eps; then a retry lowered by boundary_tol, reported as 'on the "
+               "threshold'")  # fmt: skip
+
+    def search(self, e: _Engine) -> ExactResult:
+        run, subs, info, t0, method = e.run, e.subs, e.info, e.t0, e.method
+        d = run.Phi.shape[1]
+        h = info.h
+        n_cells = len(info.sets) * len(subs) if info.sets is not None else 0
+        use_hyper = info.sets is not None and method != "milp" and (
+            method == "hyperplanes" or n_cells <= 400 or (h > d - 1 and n_cells <= 20_000))  # fmt: skip
+        if method == "hyperplanes" and info.sets is None:
+            run.notes.append(f"method 'hyperplanes' needs the hyperplanes enumerated ({info.method}); used the MILP")
+        used = "hyperplanes" if use_hyper else "milp"
+        for shift, boundary in ((run.eps, False), (-run.tol, True)):
+            if run.pair is not None or (boundary and (run.tol <= 0 or not info.usable)):
                 break
-            for sub in subs:
-                if sub.region is not None:
-                    sub.certified, sub.closed = False, False
-        if use_hyper:
-            if hyperplane_method(run, subs, info, shift):
-                return _finish(run, subs, info, "hyperplanes", t0, certified=run.pair is None, boundary=boundary)
-            if method == "hyperplanes":
-                continue
-            used = "milp"
-        if run.pair is None:
-            milp_method(run, subs, h, info.usable, shift)
-        if run.pair is None and info.usable and all(s.certified for s in subs):
-            return _finish(run, subs, info, "milp", t0, certified=True, boundary=boundary)
-    return _finish(run, subs, info, used, t0, certified=False)
+            if boundary:
+                if run.remaining() <= 0.05:
+                    break
+                for sub in subs:
+                    if sub.region is not None:
+                        sub.certified, sub.closed = False, False
+            if use_hyper:
+                if hyperplane_method(run, subs, info, shift):
+                    return _finish(run, subs, info, "hyperplanes", t0, certified=run.pair is None, boundary=boundary)
+                if method == "hyperplanes":
+                    continue
+                used = "milp"
+            if run.pair is None:
+                milp_method(run, subs, h, info.usable, shift)
+            if run.pair is None and info.usable and all(s.certified for s in subs):
+                return _finish(run, subs, info, "milp", t0, certified=True, boundary=boundary)
+        return _finish(run, subs, info, used, t0, certified=False)
+
+
+#: the engine's searches, in order: cheap witnesses first (unless a depth question decides the whole problem, which
+#: then goes first), then the certificates from the most specific to the most general
+ENGINE_STAGES = (_AlwaysActive(), _Hyperplanes(), _Samples(after_depth=False), _Relaxation(), _Depth(),
+                 _Samples(after_depth=True), _Removal(), _ZeroBias(), _Counting())  # fmt: skip
 
 
 def _stage_result(run: Run, subs: list, info: HyperplaneInfo, t0: float, got: tuple | None, method: str):

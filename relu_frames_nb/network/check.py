@@ -34,7 +34,7 @@ on its full-dimensional domain, with a colliding pair along their null space.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -49,13 +49,14 @@ from ..domains import Domain
 from ..errors import NotAFrameError, NotInjectiveError
 from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer
+from ..pipeline import Context, Stage, run_stages
 from ..reconstruction import reconstruct
 from ..verdict import Certificate, Status, Verdict
 from .bounds import preactivation_bounds, relu_box
 from .image import check_on_image
 from .model import Network
 
-__all__ = ["check_network", "BIAS_CONVENTION"]
+__all__ = ["check_network", "BIAS_CONVENTION", "NETWORK_STAGES", "LAYER_STAGES"]
 
 #: sample points of K tried by the local search
 N_LOCAL = 256
@@ -514,8 +515,204 @@ def _first_look(net: Network, K: Domain, seed: Any, budget: Budget, where: str) 
     return pair, j, lines + [line]
 
 
+# ---------------------------------------------------------------------------------
+# the network's stages
+# ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _NetRun:
+    """What the network's stages share: the network, K, the options, the layers' lines and the pair found."""
+
+    net: Network
+    K: Domain
+    method: str
+    seed: Any
+    where: str
+    checks: list = field(default_factory=list)
+    reduced: list = field(default_factory=list)
+    pair: tuple | None = None
+    pair_layer: int | None = None
+    notes: list = field(default_factory=list)
+
+
+@dataclass
+class _LayerRun:
+    """One layer of the network as its stages see it: its input set, and what was found so far."""
+
+    run: _NetRun
+    k: int
+    R: _Reduced
+    dom: Any  # K for layer 1, else the (lo, hi) box enclosing the image of the layers before
+    dom_text: str
+    details: dict
+    st: Status = Status.UNDETERMINED
+    layer_st: Status = Status.UNDETERMINED
+    method: str = ""
+    reason: str = ""
+    own: Verdict | None = None
+    layer_pair: tuple | None = None
+    cert: Certificate | None = None
+
+
+class _FirstLook(Stage):
+    name = "first look"
+    summary = ("at K's interior point: where the network's Jacobian has a null direction inside K along which no unit "
+               "switches, a pair of the whole network (one Jacobian and an LP)")  # fmt: skip
+    proves = "not injective"
+
+    def applies(self, run: _NetRun, ctx: Context) -> bool:
+        return len(run.net) > 1
+
+    def run(self, run: _NetRun, ctx: Context) -> None:
+        run.pair, run.pair_layer, first = _first_look(run.net, run.K, run.seed, ctx.budget, run.where)
+        run.checks += first
+
+
+class _LayerByLayer(Stage):
+    name = "layer by layer"
+    summary = ("each layer in turn runs the layer stages below; a certificate for every layer proves the network "
+               "injective (a composition of injective maps)")  # fmt: skip
+
+    def applies(self, run: _NetRun, ctx: Context) -> bool:
+        return run.pair is None
+
+    def run(self, run: _NetRun, ctx: Context) -> None:
+        net, K, budget = run.net, run.K, ctx.budget
+        dom: Any = K
+        for k, (W, b) in enumerate(net.weights):
+            t_layer = time.perf_counter()
+            lo, hi = (None, None) if k == 0 else dom
+            R = _reduce(W, b, lo, hi)
+            run.reduced.append(R)
+            image = relu_box(W, b, dom)
+            if k == 0:
+                dom_text = run.where
+            else:
+                n_fixed = int(np.sum(~R.free))
+                dom_text = f"the box [lo, hi] ⊂ R^{W.shape[1]} enclosing the image of layer {k} (hi ≤ {fmt(float(np.max(hi)))})"
+                if n_fixed:
+                    dom_text += f", {n_fixed} coordinate(s) constant"
+            info = {"layer": _layer_name(net, k), "image_hi": image[1], "input_set": "K" if k == 0 else "box"}
+            lr = _LayerRun(run, k, R, dom, dom_text, info)
+            run_stages(LAYER_STAGES, lr, ctx, stop_at_deadline=False)
+            run.checks.append(_layer_line(lr, time.perf_counter() - t_layer))
+            if lr.st == Status.NOT_INJECTIVE or budget.expired():
+                break
+            dom = image
+
+
+class _OnInputSet(Stage):
+    name = "layer on its input set"
+    summary = ("the layer's own check (the lists above) on K for layer 1, on a box enclosing the image of the layers before "
+               "for the others (half of the layer's share: the true image may need the rest)")  # fmt: skip
+
+    def time_share(self, lr: _LayerRun) -> float:
+        return (0.5 if lr.k else 1.0) / (len(lr.run.net) - lr.k)
+
+    def run(self, lr: _LayerRun, ctx: Context) -> None:
+        run, k, R = lr.run, lr.k, lr.R
+        lo, hi = (None, None) if k == 0 else lr.dom
+        if int(R.free.sum()) == 0:
+            lr.st = lr.layer_st = Status.INJECTIVE
+            lr.method, lr.reason = "trivial", "the enclosure is a single point"
+            return
+        if k > 0 and not np.all(np.isfinite(hi)):
+            lr.st = lr.layer_st = Status.UNDETERMINED
+            lr.method, lr.reason = "not run", f"the enclosure of the image of layer {k} is unbounded ({run.where} is unbounded)"
+            return
+        Kk = run.K if k == 0 else Domain.from_bounds(lo[R.free], hi[R.free])
+        own = check_weights(R.W, -R.b, Kk, method=run.method, budget=ctx.budget, seed=run.seed)
+        lr.own = own
+        lr.details = {**own.details, **lr.details}
+        lr.layer_st, lr.method = own.status, own.method
+        lr.st = lr.layer_st if lr.layer_st != Status.NOT_INJECTIVE else Status.UNDETERMINED
+        lr.reason = own.text.split(" — ", 1)[1] if " — " in own.text else own.text
+        if own.pair is not None:
+            lr.layer_pair = tuple(R.expand(np.asarray(p, dtype=float)) if k else np.asarray(p, dtype=float) for p in own.pair)
+            lr.details["layer_pair"] = lr.layer_pair
+        if own.bounds is not None:
+            lr.details["bounds"] = own.bounds
+
+
+class _NetworkPair(Stage):
+    name = "pair of the network"
+    summary = ("a pair of the layer becomes one of the network: in K for layer 1, lifted through the layers before by "
+               "reconstruction, or found by a local search where the first layers are locally constant")  # fmt: skip
+    proves = "not injective"
+
+    def applies(self, lr: _LayerRun, ctx: Context) -> bool:
+        return lr.layer_st == Status.NOT_INJECTIVE
+
+    def run(self, lr: _LayerRun, ctx: Context) -> None:
+        run, k, pair = lr.run, lr.k, lr.layer_pair
+        net, K = run.net, run.K
+        found, how = None, ""
+        try:
+            if k == 0 and pair is not None and _verified(net, K, *pair) is not None:
+                found, how = pair, "the pair is in K"
+            if found is None and k > 0 and pair is not None:
+                found = _lift(net, run.reduced, k, pair, K)
+                how = "the pair lies in the image of the layers before (lifted by reconstruction)"
+            if found is None:
+                found = _local_pair(net, k, K, run.seed, ctx.budget)
+                how = "a pair of K along which the first layers are locally constant"
+        except BudgetExhausted as exc:
+            run.notes.append(f"time limit reached during {exc.stage}")
+        if found is not None:
+            lr.st, run.pair, run.pair_layer = Status.NOT_INJECTIVE, found, _collision_layer(net, *found)
+            lr.reason += f"; network pair verified ({how})"
+        elif k == 0:
+            lr.reason += "; but the pair could not be verified for the network"
+        else:
+            lr.reason += "; but no colliding pair in the true image was found (the enclosure may be larger than the image)"
+
+
+class _OnImage(Stage):
+    name = "image MILP"
+    summary = ("when the box decides nothing: the layer on the true image of the layers before, encoded exactly in a "
+               "mixed-integer program (and across the pieces of a low-dimensional input)")  # fmt: skip
+
+    def time_share(self, lr: _LayerRun) -> float:
+        return 1.0  # _on_image takes 1 / (layers left) of the time itself
+
+    def applies(self, lr: _LayerRun, ctx: Context) -> bool:
+        run = lr.run
+        return lr.k > 0 and lr.st != Status.INJECTIVE and run.pair is None and run.K.bounded and not ctx.budget.expired()
+
+    def run(self, lr: _LayerRun, ctx: Context) -> None:
+        run, k = lr.run, lr.k
+        lr.st, lr.reason, lr.dom_text, lr.cert, lr.method = _on_image(
+            run.net, k, run.K, run.seed, ctx.budget, lr.st, lr.reason, lr.dom_text, lr.method, lr.details)
+        if lr.st == Status.NOT_INJECTIVE:
+            run.pair = lr.details["image_pair"]
+            run.pair_layer = _collision_layer(run.net, *run.pair)
+
+
+#: a network's own stages
+NETWORK_STAGES = (_FirstLook(), _LayerByLayer())
+#: what each layer of a network runs, in order
+LAYER_STAGES = (_OnInputSet(), _NetworkPair(), _OnImage())
+
+
+def _layer_line(lr: _LayerRun, seconds: float) -> Verdict:
+    """The layer's line in the network's verdict."""
+    run, k = lr.run, lr.k
+    W = run.net.weights[k][0]
+    text = _line(_layer_name(run.net, k), W.shape[1], W.shape[0], lr.dom_text, lr.st, lr.reason)
+    if lr.details["input_set"] == "image":
+        text += f" [on the box enclosing the image: {lr.layer_st}]"
+    elif lr.st != lr.layer_st:
+        text += f" [the layer alone on its domain: {lr.layer_st}]"
+    lr.details["layer_status"] = lr.layer_st.value
+    own = lr.own
+    return Verdict(lr.st, lr.method, text, lr.dom_text, lr.cert or (None if own is None else own.certificate),
+                   run.pair if lr.st == Status.NOT_INJECTIVE else None, bounds=None if own is None else own.bounds,
+                   notes=() if own is None else own.notes, seconds=seconds, details=lr.details)  # fmt: skip
+
+
 def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed: Any = 0) -> Verdict:
-    r"""Whether the ReLU network ``net`` is injective on ``K``, layer by layer (see the module docstring).
+    r"""Whether the ReLU network ``net`` is injective on ``K``: :data:`NETWORK_STAGES` (see the module docstring).
 
     Each layer gets an equal share of the time that is left when it starts. A network whose
     last layer is affine (:attr:`~relu_frames_nb.Network.last_linear`) is checked in its
@@ -541,101 +738,20 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
             text = f"undetermined on {K.describe()} — time limit reached during {exc.stage}"
             return Verdict(Status.UNDETERMINED, "", text, K.describe(), seconds=time.perf_counter() - t0,
                            details=_details(net))  # fmt: skip
-    where = K.describe()
-    checks: list[Verdict] = []
-    reduced: list[_Reduced] = []
-    pair = pair_layer = None
-    dom: Any = K  # layer 1's domain; a (lo, hi) box afterwards
+    run = _NetRun(net, K, method, seed, K.describe())
+    run_stages(NETWORK_STAGES, run, Context(budget, seed), stop_at_deadline=False)
+    return _network_verdict(run, t0)
+
+
+def _network_verdict(run: _NetRun, t0: float) -> Verdict:
+    """One verdict from the layers' lines and the pair found."""
+    net, where, checks, pair, notes = run.net, run.where, run.checks, run.pair, run.notes
     L = len(net)
-    notes: list[str] = []
-    if L > 1:
-        pair, pair_layer, first = _first_look(net, K, seed, budget, where)
-        checks += first
-    for k, (W, b) in enumerate(net.weights if pair is None else []):
-        t_layer = time.perf_counter()
-        n_in, n_out = W.shape[1], W.shape[0]
-        name = _layer_name(net, k)
-        lo, hi = (None, None) if k == 0 else dom
-        R = _reduce(W, b, lo, hi)
-        reduced.append(R)
-        image = relu_box(W, b, dom)
-        if k == 0:
-            dom_text = where
-        else:
-            n_fixed = int(np.sum(~R.free))
-            dom_text = f"the box [lo, hi] ⊂ R^{n_in} enclosing the image of layer {k} (hi ≤ {fmt(float(np.max(hi)))})"
-            if n_fixed:
-                dom_text += f", {n_fixed} coordinate(s) constant"
-        layer_details: dict = {"layer": name, "image_hi": image[1]}
-        layer_pair = None
-        own: Verdict | None = None
-        n_free = int(R.free.sum())
-        if n_free == 0:
-            st = layer_st = Status.INJECTIVE
-            method_k, reason = "trivial", "the enclosure is a single point"
-        elif k > 0 and not np.all(np.isfinite(hi)):
-            st = layer_st = Status.UNDETERMINED
-            method_k, reason = "not run", f"the enclosure of the image of layer {k} is unbounded ({where} is unbounded)"
-        else:
-            Kk = K if k == 0 else Domain.from_bounds(lo[R.free], hi[R.free])
-            # a later layer's box check gets half of its share: the true image may need the rest
-            share = budget.share(fraction=(0.5 if k else 1.0) / (L - k))
-            own = check_weights(R.W, -R.b, Kk, method=method, budget=share, seed=seed)
-            layer_details = {**own.details, **layer_details}
-            layer_st, method_k = own.status, own.method
-            st = layer_st if layer_st != Status.NOT_INJECTIVE else Status.UNDETERMINED
-            reason = own.text.split(" — ", 1)[1] if " — " in own.text else own.text
-            if own.pair is not None:
-                layer_pair = tuple(R.expand(np.asarray(p, dtype=float)) if k else np.asarray(p, dtype=float) for p in own.pair)
-                layer_details["layer_pair"] = layer_pair
-            if own.bounds is not None:
-                layer_details["bounds"] = own.bounds
-        if layer_st == Status.NOT_INJECTIVE:
-            found, how = None, ""
-            try:
-                if k == 0 and layer_pair is not None and _verified(net, K, *layer_pair) is not None:
-                    found, how = layer_pair, "the pair is in K"
-                if found is None and k > 0 and layer_pair is not None:
-                    found = _lift(net, reduced, k, layer_pair, K)
-                    how = "the pair lies in the image of the layers before (lifted by reconstruction)"
-                if found is None:
-                    found = _local_pair(net, k, K, seed, budget)
-                    how = "a pair of K along which the first layers are locally constant"
-            except BudgetExhausted as exc:
-                notes.append(f"time limit reached during {exc.stage}")
-            if found is not None:
-                st, pair, pair_layer = Status.NOT_INJECTIVE, found, _collision_layer(net, *found)
-                reason += f"; network pair verified ({how})"
-            elif k == 0:
-                reason += "; but the pair could not be verified for the network"
-            else:
-                reason += "; but no colliding pair in the true image was found (the enclosure may be larger than the image)"
-        layer_details["input_set"] = "K" if k == 0 else "box"
-        image_cert = None
-        if k > 0 and st != Status.INJECTIVE and pair is None and K.bounded and not budget.expired():
-            st, reason, dom_text, image_cert, method_k = _on_image(net, k, K, seed, budget, st, reason, dom_text, method_k,
-                                                                   layer_details)  # fmt: skip
-            if st == Status.NOT_INJECTIVE:
-                pair = layer_details["image_pair"]
-                pair_layer = _collision_layer(net, *pair)
-        text = _line(name, n_in, n_out, dom_text, st, reason)
-        if layer_details["input_set"] == "image":
-            text += f" [on the box enclosing the image: {layer_st}]"
-        elif st != layer_st:
-            text += f" [the layer alone on its domain: {layer_st}]"
-        layer_details["layer_status"] = layer_st.value
-        checks.append(Verdict(st, method_k, text, dom_text, image_cert or (None if own is None else own.certificate),
-                              pair if st == Status.NOT_INJECTIVE else None, bounds=None if own is None else own.bounds,
-                              notes=() if own is None else own.notes, seconds=time.perf_counter() - t_layer,
-                              details=layer_details))  # fmt: skip
-        if st == Status.NOT_INJECTIVE or budget.expired():
-            break
-        dom = image
     details = _details(net)
     if pair is not None:
         status = Status.NOT_INJECTIVE
         text = (f"not injective on {where} — {vec(pair[0], limit=6)} and {vec(pair[1], limit=6)} share the output of "
-                f"layer {pair_layer} (verified)")  # fmt: skip
+                f"layer {run.pair_layer} (verified)")  # fmt: skip
         cert = None
     elif len(checks) == L and all(c.status == Status.INJECTIVE for c in checks):
         status = Status.INJECTIVE
@@ -657,5 +773,5 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
         notes.append(net.note)
     notes.append(BIAS_CONVENTION)
     return Verdict(status, "network", text, where, cert, pair, None if pair is None else net(pair[0]),
-                   layers=tuple(checks), pair_layer=pair_layer, notes=tuple(notes), seconds=time.perf_counter() - t0,
+                   layers=tuple(checks), pair_layer=run.pair_layer, notes=tuple(notes), seconds=time.perf_counter() - t0,
                    details=details)  # fmt: skip
