@@ -236,6 +236,10 @@ def write_stages_page(path: Path) -> str:
     lines += ["## The exact engine's searches", "",
               "The `exact` stage runs its own list (`relu_frames_nb.exact.engine.ENGINE_STAGES`) on the layer in the",
               "domain's own affine coordinates:", ""] + _table(d["exact engine"])  # fmt: skip
+    lines += ["## A network", "",
+              "`rf.check(net, K)` first rewrites what it can (an affine last layer, affine layers merged), then runs the",
+              "network's own list:", ""] + _table(d["network"])  # fmt: skip
+    lines += ["Each layer, in turn, runs:", ""] + _table(d["network layer"])
     lines += ["## Tolerances", "",
               "Every tolerance of the check, relative to the normal form; a certificate lists the ones its proof used.",
               "A comparison that falls within a rounding bound is never taken as a proof.", "",

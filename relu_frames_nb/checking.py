@@ -26,6 +26,8 @@ from .exact.engine import ENGINE_STAGES
 from .layer import CONVENTION_HELP, ReLULayer
 from .local_invertibility import local_invertibility
 from .network import Network
+from .network.check import LAYER_STAGES as NETWORK_LAYER_STAGES
+from .network.check import NETWORK_STAGES
 from .network.check import check_network as _check_network
 from .pipeline import Context, Tolerances, stage_table
 from .verdict import Verdict
@@ -171,6 +173,7 @@ def describe_stages() -> dict:
     dict
         ``"methods"``: for each ``method`` of :func:`check`, the rows of its list (order, name, what the stage does,
         what it proves, its share of the time); ``"exact engine"``: the rows of the exact engine's own searches;
+        ``"network"`` and ``"network layer"``: a network's own stages and what each of its layers runs;
         ``"tolerances"``: ``(name, default, what it bounds)`` for every tolerance.
 
     Examples
@@ -182,5 +185,7 @@ def describe_stages() -> dict:
     return {
         "methods": {method: stage_table(STAGES[method]) for method in METHODS},
         "exact engine": stage_table(ENGINE_STAGES),
+        "network": stage_table(NETWORK_STAGES),
+        "network layer": stage_table(NETWORK_LAYER_STAGES),
         "tolerances": Tolerances.table(),
     }

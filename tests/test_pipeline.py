@@ -117,6 +117,8 @@ def test_the_lists_are_what_the_check_runs():
                                                          "collision search", "Tukey depth"]  # fmt: skip
     assert [r["name"] for r in d["methods"]["exact"]] == ["finite set", "exact"]
     assert [r["name"] for r in d["exact engine"]] == [s.name for s in ENGINE_STAGES]
+    assert [r["name"] for r in d["network"]] == ["first look", "layer by layer"]
+    assert [r["name"] for r in d["network layer"]] == ["layer on its input set", "pair of the network", "image MILP"]
     v = rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.6), rf.Ball(2), method="fast")
     assert v.details["stages"][:1] == ["polytope bias"] and v.method == "polytope bias"
     assert v.certificate.tolerances == {"bias_proof_margin": 1e-9}
@@ -131,7 +133,7 @@ def test_the_book_page_shows_every_stage_and_tolerance(tmp_path):
         sys.path.remove(str(ROOT / "book"))
     text = sources.write_stages_page(tmp_path / "page.md")
     d = rf.describe_stages()
-    for rows in [*d["methods"].values(), d["exact engine"]]:
+    for rows in [*d["methods"].values(), d["exact engine"], d["network"], d["network layer"]]:
         for row in rows:
             assert f"`{row['name']}`" in text
     for name, _, _ in d["tolerances"]:
