@@ -16,7 +16,6 @@ import numpy as np
 
 from ._validation import to_float_array
 from .errors import DimensionMismatchError, InputError, NotInjectiveError
-from .frames import Frame
 
 #: The normal equations of an active pattern are solved only when
 #: ``lambda_min / lambda_max`` of :math:`\Phi_J^T\Phi_J` exceeds this (relative error of order
@@ -344,7 +343,7 @@ def spanning_mask(
 
 def as_dual(dual: Any, n: int, k: int, phi_J: np.ndarray, *, check: bool, name: str = "dual") -> np.ndarray:
     """A synthesis matrix ``(n, k)`` from a Frame (rows = dual vectors) or an ``(n, k)`` array."""
-    if isinstance(dual, Frame):
+    if hasattr(dual, "vectors") and hasattr(dual, "redundancy"):  # a Frame (asked, not imported: utilities sit below it)
         D = np.array(dual.vectors).T
     else:
         D = to_float_array(dual, name)
