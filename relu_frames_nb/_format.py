@@ -34,6 +34,7 @@ def count_text(count: int) -> str:
 
     Examples
     --------
+    >>> from math import comb
     >>> count_text(25_000_000), count_text(comb(1568, 784))
     ('2.5e+07', '2.09e+470')
     """
