@@ -17,12 +17,16 @@ from typing import Any
 from ._progress import Progress, as_progress
 from ._validation import as_positive, as_time_limit
 
-__all__ = ["Budget", "BudgetExhausted", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
+__all__ = ["Budget", "BudgetExhausted", "MemoryLimit", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY", "NO_LIMIT_ABOVE"]
 
 #: seconds for one check, everywhere (API, command line, explorers use less)
 DEFAULT_TIME_LIMIT = 30.0
 #: bytes of working memory one check may use
 DEFAULT_MEMORY = 2 * 1024**3
+#: a time limit above this many seconds (about 32 years) means no limit: the clocks of the operating
+#: system's waits (threads, pipes, sleep) overflow a little above 9.2e9 s, so such a deadline is never
+#: handed down as a number
+NO_LIMIT_ABOVE = 1e9
 
 
 class BudgetExhausted(Exception):
@@ -33,13 +37,35 @@ class BudgetExhausted(Exception):
         self.stage = stage
 
 
+class MemoryLimit(MemoryError):
+    """Work that would not fit the memory allowance, said before allocating (the stage that meets it gives up:
+    "undetermined — memory limit"; a caller that only knows MemoryError reads it as running out of memory).
+
+    ``needed`` and ``allowed`` are in bytes; the message says both, in GB.
+    """
+
+    def __init__(self, what: str, needed: float, allowed: float) -> None:
+        super().__init__(f"{what} would need {_gb(needed)} of memory, more than the allowance of {_gb(allowed)}")
+        self.what, self.needed, self.allowed = what, float(needed), float(allowed)
+
+
+def _gb(nbytes: float) -> str:
+    """Bytes for people: ``"3.77 TiB"``, ``"512 MiB"``."""
+    value = float(nbytes)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if abs(value) < 1024.0 or unit == "PiB":
+            return f"{value:.3g} {unit}"
+        value /= 1024.0
+    return f"{value:.3g} PiB"  # pragma: no cover - the loop returns
+
+
 class Budget:
     """A deadline, a memory allowance and a progress display.
 
     Parameters
     ----------
     time_limit : float or None
-        Seconds from now; None means no limit.
+        Seconds from now; None (or inf, or more than :data:`NO_LIMIT_ABOVE`) means no limit.
     memory : float
         Bytes of working memory (default 2 GiB).
     progress : None, bool or callable
@@ -53,7 +79,7 @@ class Budget:
     ) -> None:
         self.t0 = time.perf_counter()
         seconds = as_time_limit(time_limit)
-        limit = math.inf if seconds is None else seconds
+        limit = math.inf if seconds is None or seconds > NO_LIMIT_ABOVE else seconds
         self.time_limit = limit
         self.deadline = self.t0 + limit
         self.memory = float(as_positive(memory, "memory_limit"))
@@ -101,9 +127,12 @@ class Budget:
         """A budget for one stage: a fraction of the time left (and/or at most ``seconds``), the same memory."""
         child = Budget.__new__(Budget)
         child.t0 = time.perf_counter()
-        limit = self.remaining() * fraction
+        left = self.remaining()
+        limit = left * fraction if fraction > 0 else 0.0  # (inf * 0 would be nan)
         if seconds is not None:
             limit = min(limit, seconds)
+        if limit > NO_LIMIT_ABOVE:
+            limit = math.inf
         child.time_limit = limit
         child.deadline = min(self.deadline, child.t0 + limit)
         child.memory = self.memory
@@ -122,9 +151,18 @@ class Budget:
     # -- memory -------------------------------------------------------------------------
     def rows(self, bytes_per_row: float, *, fraction: float = 0.25, minimum: int = 1, maximum: int | None = None) -> int:
         """How many rows of ``bytes_per_row`` bytes fit in ``fraction`` of the memory allowance."""
-        k = int(self.memory * fraction // max(float(bytes_per_row), 1.0))
-        k = max(minimum, k)
+        k = self.memory * fraction // max(float(bytes_per_row), 1.0)
+        k = max(minimum, int(min(k, 2**62)))  # (a row of a fraction of a byte: no overflow)
         return k if maximum is None else min(k, maximum)
+
+    def fits(self, nbytes: float, *, fraction: float = 1.0) -> bool:
+        """Whether ``nbytes`` fit in ``fraction`` of the memory allowance."""
+        return float(nbytes) <= self.memory * fraction
+
+    def need(self, nbytes: float, what: str, *, fraction: float = 1.0) -> None:
+        """Raise :class:`MemoryLimit` unless ``nbytes`` (for ``what``) fit in ``fraction`` of the allowance."""
+        if not self.fits(nbytes, fraction=fraction):
+            raise MemoryLimit(what, nbytes, self.memory * fraction)
 
     def close(self) -> None:
         """Close the progress display (only the budget that created it does)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ._budget import Budget
 from ._lp import null_space
 from ._pairs import PAIR_RTOL, collides
 from ._patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
@@ -57,6 +58,7 @@ def is_rectifying(
     return_bound: bool = False,
     max_memory: int = DEFAULT_MAX_MEMORY,
     progress: bool | None = None,
+    budget: Budget | None = None,
 ):
     r"""Per point, whether the active sub-frame spans :math:`\mathbb{R}^n`.
 
@@ -82,6 +84,10 @@ def is_rectifying(
         The package's progress protocol (:mod:`relu_frames_nb._progress`): a bar on stderr (by
         default only when the run is expected to take more than about 2 s and stderr is a
         terminal), or a callable receiving one dict per update.
+    budget : Budget, optional
+        The budget of a check (:class:`relu_frames_nb._budget.Budget`): its deadline is looked at
+        between chunks of points, which are then sized to take a fraction of a second each, and
+        ``BudgetExhausted`` is raised once it has passed (no partial answer).
 
     Returns
     -------
@@ -112,12 +118,17 @@ def is_rectifying(
     if N == 0:
         empty = np.zeros(0, dtype=bool)
         return (empty, np.zeros(0)) if return_bound else empty
+    if budget is not None:
+        budget.check()
     fs = not return_bound and _full_spark(layer, full_spark)
     ok = np.zeros(N, dtype=bool)
     bar = _bar(layer, N, fs, progress)
+    deadline = math.inf if budget is None else budget.deadline
     try:
-        for c0, ok_c in _rectifying_chunks(layer, pts, tol, fs, max_memory, bar):
+        for c0, ok_c in _rectifying_chunks(layer, pts, tol, fs, max_memory, bar, deadline=deadline):
             ok[c0 : c0 + ok_c.size] = ok_c
+            if budget is not None:
+                budget.check()  # raises once the deadline has passed
     finally:
         bar.close()
     if return_bound:
@@ -127,19 +138,47 @@ def is_rectifying(
     return bool(ok[0]) if single else ok
 
 
+#: rough speed of the rectifying test, in multiplications per second (the progress bar's estimate)
+_FLOPS = 2e9
+#: the first chunk under a deadline assumes ten times slower (a busy machine, a Cholesky factorisation per
+#: point: 56 points of a 2000 x 200 layer took 1.2 to 6 s at load 5); later chunks follow the time measured
+_FIRST_FLOPS = 2e8
+#: seconds one chunk of points should take when a deadline is watched (the deadline is looked at between chunks)
+_CHUNK_SECONDS = 0.25
+
+
+def _work_per_point(n: int, m: int, full_spark: bool) -> float:
+    """Rough multiplications per point: the coefficients, plus for the rank test one Gram matrix of ~n rows."""
+    return float(m * n + (0 if full_spark else certificate_size(n, m) * n * n))
+
+
 def _bar(layer: ReLULayer, N: int, full_spark: bool, progress: Any) -> Progress:
-    n, m = layer.n, layer.m
-    # rough cost: the coefficients, plus for the rank test one Gram matrix of ~n rows per point
-    work = N * m * n + (0 if full_spark else N * certificate_size(n, m) * n * n)
-    return Progress(progress, N, expected_seconds=work / 2e9, unit="points", desc="is_rectifying", leave=False)
+    work = N * _work_per_point(layer.n, layer.m, full_spark)
+    return Progress(progress, N, expected_seconds=work / _FLOPS, unit="points", desc="is_rectifying", leave=False)
 
 
-def _rectifying_chunks(layer: ReLULayer, pts: np.ndarray, tol: float, full_spark: bool, max_memory: int, bar: Progress):
-    """Yield ``(start, ok)`` for consecutive blocks of points, each within ``max_memory``."""
+def _rectifying_chunks(layer: ReLULayer, pts: np.ndarray, tol: float, full_spark: bool, max_memory: int, bar: Progress,
+                       *, deadline: float = math.inf):  # fmt: skip
+    """Yield ``(start, ok)`` for consecutive blocks of points, each within ``max_memory``.
+
+    With a finite ``deadline`` (a ``time.perf_counter`` reading) no block but the first starts after
+    it (a caller always gets some answer), and the blocks are sized to take about
+    :data:`_CHUNK_SECONDS` each (first from a cautious cost model, then from the time the previous
+    block took), so the caller sees the clock often; a 2000 x 200 layer took 10 s for one block of
+    2000 points. The answers do not depend on the blocks.
+    """
     N, m, n = pts.shape[0], layer.m, layer.n
-    chunk = int(max(1, min(N, max_memory // (10 * m + 8 * n))))
+    cap = int(max(1, min(N, max_memory // (10 * m + 8 * n))))
+    timed = math.isfinite(deadline)
+    chunk = cap
+    if timed:
+        chunk = int(max(1, min(cap, _CHUNK_SECONDS * _FIRST_FLOPS // max(_work_per_point(n, m, full_spark), 1.0))))
     phi = layer.frame.vectors
-    for c0 in range(0, N, chunk):
+    c0 = 0
+    while c0 < N:
+        if timed and c0 > 0 and time.perf_counter() >= deadline:
+            return
+        t0 = time.perf_counter()
         mask = layer.active_set(pts[c0 : c0 + chunk], tol=tol)
         if full_spark:
             ok = mask.sum(axis=1) >= n
@@ -147,6 +186,10 @@ def _rectifying_chunks(layer: ReLULayer, pts: np.ndarray, tol: float, full_spark
         else:
             ok = spanning_mask(phi, mask, DEFAULT_RANK_TOL, max_memory=max_memory, progress=bar)
         yield c0, ok
+        c0 += ok.size
+        if timed:  # the next block from the pace of this one (at most twice as many points)
+            took = max(time.perf_counter() - t0, 1e-4)
+            chunk = int(max(1, min(cap, 2 * chunk, chunk * _CHUNK_SECONDS / took)))
 
 
 def _is_rectifying_per_pattern(layer: ReLULayer, X: Any, *, tol: float = 0.0) -> np.ndarray:
@@ -267,19 +310,18 @@ def check_rectifying(
     time_limit = as_time_limit(time_limit)
     progress = as_progress(bool(progress) if isinstance(progress, np.bool_) else progress)
     t0 = time.perf_counter()
+    deadline = math.inf if time_limit is None else t0 + time_limit
     X = _probe_points(layer, K, n_samples, seed)
     N = X.shape[0]
     fs = _full_spark(layer, None)
     done, n_bad, failures = 0, 0, []
     bar = _bar(layer, N, fs, progress)
     try:
-        for c0, ok in _rectifying_chunks(layer, X, 0.0, fs, max_memory, bar):
+        for c0, ok in _rectifying_chunks(layer, X, 0.0, fs, max_memory, bar, deadline=deadline):
             bad = X[c0 : c0 + ok.size][~ok]
             n_bad += bad.shape[0]
             failures.append(bad[: max(0, keep - sum(f.shape[0] for f in failures))])
             done = c0 + ok.size
-            if time_limit is not None and done < N and time.perf_counter() - t0 > time_limit:
-                break
     finally:
         bar.close()
     complete = done == N
@@ -428,8 +470,12 @@ def find_collision(
             return Collision(True, pair[0], pair[1], layer(pair[0]), "verified", X.shape[0], "pair")
         if K.finite:
             return Collision(False, None, None, None, "exact", X.shape[0])
-    ok = is_rectifying(layer, X)
-    bad = X[~ok]
+    # the rectifying test under the deadline: only the points it reached are searched
+    fs = _full_spark(layer, None)
+    bar = _bar(layer, X.shape[0], fs, False)
+    bad_parts = [X[c0 : c0 + ok.size][~ok] for c0, ok in _rectifying_chunks(layer, X, 0.0, fs, DEFAULT_MAX_MEMORY, bar,
+                                                                            deadline=deadline)]  # fmt: skip
+    bad = np.vstack(bad_parts) if bad_parts else np.zeros((0, layer.n))
     if bad.shape[0]:
         # prefer points far from every switching hyperplane: more room for the construction
         gaps = _hyperplane_gaps(layer, bad)

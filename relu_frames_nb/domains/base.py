@@ -27,12 +27,12 @@ tests run over.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Iterator, NamedTuple
 
 import numpy as np
 
 from .._pairs import pow2_scale
-from .._validation import as_count, as_points, as_positive
+from .._validation import as_count, as_points, as_positive, as_rng
 from ..errors import InputError
 
 __all__ = [
@@ -301,6 +301,22 @@ class Domain:
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         """``N`` i.i.d. samples, shape ``(N, n)``."""
         raise NotImplementedError
+
+    def sample_blocks(self, N: int, *, block: int, seed: Any = None) -> Iterator[np.ndarray]:
+        """``N`` samples in consecutive blocks of at most ``block`` rows, so that one block at a time is in memory.
+
+        When ``N <= block`` the one block is ``sample(N, seed=seed)`` itself: the same points. Otherwise
+        the blocks are drawn one after the other from one generator made from ``seed``: reproducible for
+        a seed and a block size, but not the points of one draw of ``N`` (which would not fit).
+        """
+        N = as_count(N, "N", minimum=0)
+        block = as_count(block, "block")
+        if N <= block:
+            yield self.sample(N, seed=seed)
+            return
+        rng = as_rng(seed)
+        for start in range(0, N, block):
+            yield self.sample(min(block, N - start), seed=rng)
 
     def contains(self, X: Any, *, tol: float = 1e-9) -> np.ndarray:
         """Membership of each point up to ``tol`` relative to the domain's size (bool array, or a bool for one point)."""

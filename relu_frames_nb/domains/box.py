@@ -212,7 +212,10 @@ class Box(Frozen, Domain, spec="box", args="LO,HI | FILE"):
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         """``N`` i.i.d. uniform points of the box, shape ``(N, n)``."""
         N = as_count(N, "N", minimum=0)
-        return self.lo + (self.hi - self.lo) * as_rng(seed).random((N, self.n))
+        X = as_rng(seed).random((N, self.n))
+        X *= self.hi - self.lo  # in place: one (N, n) array at a time, the same numbers
+        X += self.lo
+        return X
 
     def _contains(self, X, tol):
         slack = tol * float(np.max(np.abs(np.r_[self.lo, self.hi])))

@@ -21,6 +21,8 @@ __all__ = ["Polytope"]
 
 #: the exact radius (max norm over vertices) is computed when the vertex count estimate is below this
 _MAX_VERTEX_WORK = 20_000
+#: numbers in one batch of candidates of the rejection sampler (16 Mi: 128 MiB)
+_BATCH_ENTRIES = 2**24
 
 
 class Polytope(Frozen, Domain, spec="polytope", args="FILE.npz"):
@@ -271,8 +273,9 @@ class Polytope(Frozen, Domain, spec="polytope", args="FILE.npz"):
         if rate >= 0.02:
             out = [pilot[ok]]
             got = out[0].shape[0]
+            most = max(2000, _BATCH_ENTRIES // self.n)  # rows of one batch: at most 128 MiB of candidates
             while got < N:
-                batch = self._lo + width * rng.random((int(min(1e6, 1.2 * (N - got) / rate + 100)), self.n))
+                batch = self._lo + width * rng.random((int(min(1e6, most, 1.2 * (N - got) / rate + 100)), self.n))
                 batch = batch[self._contains(batch, 0.0)]
                 out.append(batch)
                 got += batch.shape[0]

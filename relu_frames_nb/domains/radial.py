@@ -23,7 +23,8 @@ def _unit_directions(rng: np.random.Generator, N: int, n: int) -> np.ndarray:
     g = rng.standard_normal((N, n))
     norms = np.linalg.norm(g, axis=1, keepdims=True)
     norms[norms == 0] = 1.0  # probability zero; keeps the output finite
-    return g / norms
+    g /= norms  # in place: the samplers hold one (N, n) array at a time
+    return g
 
 
 def _g(x: float) -> str:
@@ -105,7 +106,8 @@ class Ball(_Radius, spec="ball", args="r"):
         N = as_count(N, "N", minimum=0)
         rng = as_rng(seed)
         u = _unit_directions(rng, N, self.n)
-        return u * (self.r * rng.random(N) ** (1.0 / self.n))[:, None]
+        u *= (self.r * rng.random(N) ** (1.0 / self.n))[:, None]
+        return u
 
     def _contains(self, X, tol):
         return robust_norms(X) <= self.r * (1 + tol)
@@ -141,7 +143,9 @@ class Sphere(_Radius, spec="sphere", args="r"):
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
         N = as_count(N, "N", minimum=0)
-        return self.r * _unit_directions(as_rng(seed), N, self.n)
+        u = _unit_directions(as_rng(seed), N, self.n)
+        u *= self.r
+        return u
 
     def _contains(self, X, tol):
         return np.abs(robust_norms(X) - self.r) <= tol * self.r
@@ -218,14 +222,15 @@ class Shell(Domain, spec="shell", aliases=("donut",), args="s,r"):
         N = as_count(N, "N", minimum=0)
         rng = as_rng(seed)
         u = _unit_directions(rng, N, self.n)
-        with np.errstate(over="ignore"):
-            lo, hi = self.s**self.n, self.r**self.n
+        with np.errstate(over="ignore", under="ignore"):  # numpy floats: r^n overflows to inf (a Python float raised)
+            lo, hi = np.float64(self.s) ** self.n, np.float64(self.r) ** self.n
         if np.isfinite(hi) and hi > 0:
             radii = (lo + (hi - lo) * rng.random(N)) ** (1.0 / self.n)
         else:  # r^n overflows or underflows: the same law in units of r
             lo = (self.s / self.r) ** self.n
             radii = self.r * (lo + (1.0 - lo) * rng.random(N)) ** (1.0 / self.n)
-        return u * radii[:, None]
+        u *= radii[:, None]
+        return u
 
     def _contains(self, X, tol):
         nr = robust_norms(X)
@@ -270,7 +275,9 @@ class PositiveBall(_Radius, spec="positive-ball", aliases=("positive_ball", "pos
         return f"positive-ball:{_g(self.r)}"
 
     def sample(self, N: int, *, seed: Any = None) -> np.ndarray:
-        return np.abs(Ball(self.n, self.r).sample(N, seed=seed))
+        X = Ball(self.n, self.r).sample(N, seed=seed)
+        np.abs(X, out=X)
+        return X
 
     def _contains(self, X, tol):
         return (robust_norms(X) <= self.r * (1 + tol)) & np.all(X >= -tol * self.r, axis=1)
@@ -409,7 +416,8 @@ class Exterior(Domain, spec="exterior", args="s"):
         N = as_count(N, "N", minimum=0)
         rng = as_rng(seed)
         u = _unit_directions(rng, N, self.n)
-        return u * (self.s * (1.0 + np.abs(rng.standard_normal(N))))[:, None]
+        u *= (self.s * (1.0 + np.abs(rng.standard_normal(N))))[:, None]
+        return u
 
     def _contains(self, X, tol):
         return robust_norms(X) >= self.s * (1 - tol)
