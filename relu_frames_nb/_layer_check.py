@@ -60,13 +60,13 @@ N_CONSISTENCY = 64
 
 def _as_layer(P: Problem) -> ReLULayer | None:
     """The layer in normal form, or None when its rows are not a frame (zero rows removed, no span)."""
-    N = P.normal
-    if N.W.shape[0] == 0:
-        return None
-    try:
-        return ReLULayer(Frame(N.W), N.alpha)
-    except NotAFrameError:
-        return None
+    if "layer" not in P.derived:  # built once per problem: a frame's rank test is an SVD of the weights
+        N = P.normal
+        try:
+            P.derived["layer"] = ReLULayer(Frame(N.W), N.alpha) if N.W.shape[0] else None
+        except NotAFrameError:
+            P.derived["layer"] = None
+    return P.derived["layer"]
 
 
 class FiniteSet(Stage):

@@ -8,7 +8,7 @@ the layer is checked on. Every stage reads the same object; its arrays are read-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -49,6 +49,8 @@ class Problem:
     K: Domain
     normal: Normalised
     input_set: str = "K"
+    #: derived objects that the stages build from the problem once (e.g. the layer in normal form), by name
+    derived: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(cls, W: np.ndarray, alpha: np.ndarray, K: Domain, *, input_set: str = "K") -> Problem:
