@@ -54,7 +54,7 @@ def _gb(nbytes: float) -> str:
     value = float(nbytes)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if abs(value) < 1024.0 or unit == "PiB":
-            return f"{value:.3g} {unit}"
+            return f"{value:.0f} B" if unit == "B" else f"{value:.3g} {unit}"
         value /= 1024.0
     return f"{value:.3g} PiB"  # pragma: no cover - the loop returns
 

@@ -179,6 +179,12 @@ def _gram_gather(X: np.ndarray, gram: np.ndarray | None, a: np.ndarray, b: np.nd
 PROJECTION_BATCH = 1 << 15
 
 
+def _past(deadline: float, what: str) -> None:
+    """Raise :class:`TooExpensiveError` once ``deadline`` (a ``time.perf_counter`` reading) has passed."""
+    if time.perf_counter() > deadline:
+        raise TooExpensiveError(f"polytope bias: the time limit passed {what}")
+
+
 def _pair_values(P: InscribingPolytope, deadline: float = math.inf) -> _PairValues:
     cached = P._cache.get("pairs")
     if cached is not None:
@@ -195,12 +201,15 @@ def _pair_values(P: InscribingPolytope, deadline: float = math.inf) -> _PairValu
     vmin = np.empty(n_pairs)
     vmin_at = np.empty(n_pairs, dtype=np.intp)
     for k in np.unique(sizes):
+        _past(deadline, "during the inner products of the facets' vertices")
         fk = np.flatnonzero(sizes == k)
         pos = indptr[fk][:, None] + np.arange(k)  # (n_k, k) positions of the pairs
         rows = indices[pos]
         best = np.full(rows.shape, np.inf)
         best_at = np.empty(rows.shape, dtype=np.intp)
         for col in range(k):  # a loop over the short axis beats argmin(axis=-1) by far
+            if col % 64 == 63:  # facets of many vertices (a box in R^12): thousands of columns
+                _past(deadline, "during the inner products of the facets' vertices")
             inner = _gram_gather(X, gram, rows, rows[:, col : col + 1])
             upd = inner < best
             best = np.where(upd, inner, best)
@@ -443,9 +452,11 @@ def polytope_bias(
     tol : float
         Coplanarity and omnidirectionality tolerance (see :func:`inscribing_polytope`).
     time_limit : float, optional
-        Seconds for the loops that can run long (the facet LPs of the positive ball); past
-        them :class:`TooExpensiveError` is raised. The hull itself (qhull) is bounded by
-        ``max_facets`` instead.
+        Seconds for the work: the clock is read between the steps (the domain's radii, the
+        hull, the inner products of each facet's vertices, the projections onto the facet
+        cones, the facet LPs of the positive ball), and :class:`TooExpensiveError` is raised
+        once it has passed. The hull itself (one qhull call) cannot be stopped: ``max_facets``
+        bounds it instead.
 
     Returns
     -------
@@ -504,9 +515,11 @@ def polytope_bias(
     if not isinstance(frame, InscribingPolytope):
         frame = as_frame(frame)
     case, domain, s, r, shell = _parse_domain(K, frame.n)
+    _past(deadline, "while the domain's radii were computed")
     P = omnidirectional_polytope(frame, facets, max_facets, tol)
+    _past(deadline, "while the inscribing polytope was built")  # qhull cannot be stopped: max_facets bounds it
     if case == "exterior":
-        return _exterior(P, s, domain, shell)
+        return _exterior(P, s, domain, shell, deadline)
     pv = _pair_values(P, deadline)
     m, n = P.m, P.n
     alpha_b, _ = _reduce(P, pv.vmin, pv.vertex)
@@ -581,8 +594,9 @@ def _note_enclosing(info: dict, domain: Any, shell: str | None) -> None:
     )
 
 
-def _exterior(P: InscribingPolytope, s: float, domain: Any, shell: str | None = None) -> BiasEstimate:
-    pv = _pair_values(P)
+def _exterior(P: InscribingPolytope, s: float, domain: Any, shell: str | None = None,
+              deadline: float = math.inf) -> BiasEstimate:  # fmt: skip
+    pv = _pair_values(P, deadline)
     alpha_b, win = _reduce(P, pv.vmin, pv.vertex)
     if np.any(alpha_b < 0):
         bad = np.flatnonzero(alpha_b < 0)

@@ -17,7 +17,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .._validation import as_points, to_float_array
+from .._budget import DEFAULT_MEMORY
+from .._validation import as_points, as_positive, to_float_array
 from ..errors import DimensionMismatchError, InputError
 from ..layer import CONVENTION_HELP, ReLULayer
 
@@ -90,6 +91,10 @@ def _tensor(value: Any, name: str) -> np.ndarray:
 
 #: the largest unrolled convolution (entries of its dense matrix) that is built
 CONV_MAX_ENTRIES = 50_000_000
+#: the share of the memory allowance the dense matrices of a network's unrolled convolutions may take together:
+#: building them holds two copies (the matrix and the network's read-only one) and a check adds its own (six
+#: 4900 x 4900 matrices, 1.15 GB, peaked at 3.8 GB)
+CONV_MEMORY_SHARE = 0.25
 
 
 def _pair_arg(value: Any, name: str) -> tuple[int, int]:
@@ -99,6 +104,46 @@ def _pair_arg(value: Any, name: str) -> tuple[int, int]:
     if len(t) != 2:
         raise InputError(f"{name} must be one integer or two; got {value!r}.")
     return t
+
+
+def _unrolled_shape(weight_shape: tuple, in_shape: tuple, stride: Any, padding: Any) -> tuple[int, int] | None:
+    """Rows and columns of the dense matrix of a convolution on images of ``in_shape`` (None: it does not fit)."""
+    c_out, _, kh, kw = (int(v) for v in weight_shape)
+    C, H, Wd = (int(v) for v in in_shape)
+    (sh, sw), (ph, pw) = _pair_arg(stride, "stride"), _pair_arg(padding, "padding")
+    if sh < 1 or sw < 1:
+        return None
+    Ho, Wo = (H + 2 * ph - kh) // sh + 1, (Wd + 2 * pw - kw) // sw + 1
+    return (c_out * Ho * Wo, C * H * Wd) if Ho >= 1 and Wo >= 1 else None
+
+
+def _conv_size(weight: Any, in_shape: tuple, stride: Any, padding: Any) -> tuple[int, int] | None:
+    """:func:`_unrolled_shape` of a module's weight, or None when it is malformed (left to :func:`conv2d_matrix`)."""
+    shape = tuple(np.shape(weight))
+    if len(shape) != 4 or len(in_shape) != 3:
+        return None
+    try:
+        return _unrolled_shape(shape, in_shape, stride, padding)
+    except (InputError, TypeError, ValueError):
+        return None
+
+
+def _unrolled_fit(unrolled: list[tuple[str, int, int]], memory_limit: float) -> None:
+    """Refuse, before building them, unrolled convolutions whose dense matrices do not fit the memory allowance.
+
+    ``unrolled`` holds ``(name, rows, columns)`` per convolution; together they may take
+    :data:`CONV_MEMORY_SHARE` of ``memory_limit`` (bytes) as float64 matrices.
+    """
+    total = 8.0 * sum(r * c for _, r, c in unrolled)
+    allowed = CONV_MEMORY_SHARE * memory_limit
+    if total > allowed:
+        sizes = ", ".join(f"{name} {r} x {c}" for name, r, c in unrolled)
+        raise InputError(
+            f"the convolutions unrolled must fit in {CONV_MEMORY_SHARE:.0%} of the memory limit of "
+            f"{memory_limit / 2**30:.3g} GiB ({allowed / 2**30:.3g} GiB: a check holds several copies of them); got dense "
+            f"matrices of {total / 2**30:.3g} GiB ({sizes}). Raise memory_limit (command line: --memory-limit GB), or "
+            "check the layers after the convolutions on the convolutions' outputs."
+        )
 
 
 def conv2d_matrix(weight: Any, bias: Any, in_shape: tuple[int, int, int], *, stride: Any = 1, padding: Any = 0,
@@ -290,7 +335,7 @@ class Network:
         return cls._from_pairs(out, note, last)
     @classmethod
     def from_state_dict(cls, state: Any, *, order: str = "given", last: str = "relu", input_shape: Any = None,
-                        conv: Any = None) -> Network:  # fmt: skip
+                        conv: Any = None, memory_limit: float = DEFAULT_MEMORY) -> Network:  # fmt: skip
         """The linear layers of a PyTorch state dict, each followed by a ReLU (PyTorch's convention ``ReLU(W x + b)``).
 
         Linear layers are the 2-D entries whose name ends in ``.weight`` (or is ``weight``),
@@ -329,6 +374,10 @@ class Network:
             The shape of one input image; needed when the dict has convolutions (they come first).
         conv : mapping of str to (stride, padding), optional
             Stride and padding of the convolutions named (each an integer or a pair).
+        memory_limit : float, default 2 GiB
+            Bytes of working memory (that of the check to come): the dense matrices of the
+            unrolled convolutions may take :data:`CONV_MEMORY_SHARE` of it together; larger ones
+            are refused (an ``InputError`` that gives their sizes) before they are built.
 
         Returns
         -------
@@ -380,7 +429,8 @@ class Network:
                 f"state must contain at least one 2-D '*.weight' entry (a linear layer); got the keys {list(state)[:8]}."
             )
         if any(np.ndim(W) == 4 for _, W, _ in found):
-            return cls._from_conv_state(found, ignored, order=order, last=last, input_shape=input_shape, conv=conv)
+            return cls._from_conv_state(found, ignored, order=order, last=last, input_shape=input_shape, conv=conv,
+                                        memory_limit=as_positive(memory_limit, "memory_limit"))  # fmt: skip
         if conv:
             raise InputError(f"conv names convolutions ({', '.join(map(str, conv))}); the state dict has none.")
         orders = {"given": found, "natural": sorted(found, key=lambda t: _natural_key(t[0]))}
@@ -403,7 +453,7 @@ class Network:
 
     @classmethod
     def _from_conv_state(cls, found: list, ignored: list, *, order: str, last: str, input_shape: Any,
-                         conv: Any) -> Network:  # fmt: skip
+                         conv: Any, memory_limit: float = DEFAULT_MEMORY) -> Network:  # fmt: skip
         """:meth:`from_state_dict` for a dict with convolutions: unrolled, strides and paddings given or inferred."""
         names = [name for name, _, _ in found]
         if input_shape is None:
@@ -453,6 +503,12 @@ class Network:
             raise InputError(f"{how} of the convolutions {[n for n, _ in convs]} fit images of {shape0} and {after}; "
                              "give them: conv={'name': (stride, padding)} (command line: --conv NAME:STRIDE:PADDING)"
                              + (f"; choices that fit: {fits[:6]}" if fits else ""))  # fmt: skip
+        unrolled, shape = [], shape0
+        for (name, K), (stride, padding) in zip(convs, fits[0]):
+            rows, cols = _unrolled_shape(K.shape, shape, stride, padding)  # type: ignore[misc]
+            unrolled.append((name, rows, cols))
+            shape = out_size(K, shape, (stride, padding))
+        _unrolled_fit(unrolled, memory_limit)
         pairs, said, shape = [], [], shape0
         for (name, W, b), kind in zip(layers, kinds):
             if kind == "linear":
@@ -538,7 +594,8 @@ class Network:
         return cls._from_pairs(layers, note=note, last="linear" if include_output else "relu")
 
     @classmethod
-    def from_torch(cls, module: Any, *, include_output: bool = False, input_shape: Any = None) -> Network:
+    def from_torch(cls, module: Any, *, include_output: bool = False, input_shape: Any = None,
+                   memory_limit: float = DEFAULT_MEMORY) -> Network:  # fmt: skip
         """The ReLU layers of a PyTorch ``nn.Sequential`` of ``Linear`` and ``ReLU`` (torch is not imported).
 
         The modules are read in order (nested ``Sequential`` containers are opened): each ``Linear``
@@ -558,6 +615,10 @@ class Network:
             ``Conv2d`` (zero padding, any stride, no dilation, one group) followed by a ``ReLU`` is
             unrolled into the dense layer of the same map on images flattened in C order (channel,
             row, column), as ``nn.Flatten`` does (:func:`conv2d_matrix`); small images only.
+        memory_limit : float, default 2 GiB
+            Bytes of working memory (that of the check to come): the dense matrices of the
+            unrolled convolutions may take :data:`CONV_MEMORY_SHARE` of it together; larger ones
+            are refused (an ``InputError`` that gives their sizes) before they are built.
 
         Returns
         -------
@@ -590,7 +651,8 @@ class Network:
         chain = [(name, mod, kind) for name, mod, kind in mods if not (kind in _INERT or kind == "Flatten")]
         layers, notes, k, last = [], [], 0, "relu"
         shape = input_shape  # (C, H, W) while the signal is an image, None once it is a vector
-        convs = []
+        convs, unrolled = [], []
+        memory_limit = as_positive(memory_limit, "memory_limit")
         while k < len(chain):
             name, mod, kind = chain[k]
             if kind not in ("Linear", "Conv2d"):
@@ -608,6 +670,10 @@ class Network:
                     val = tuple(val) if isinstance(val, (list, tuple)) else val
                     if val != ok and not (attr == "dilation" and val == 1):
                         raise InputError(f"module {name} (Conv2d) must have {attr}={ok!r}; got {val!r}.")
+                size = _conv_size(getattr(mod, "weight", None), shape, getattr(mod, "stride", 1), getattr(mod, "padding", 0))
+                if size is not None:  # (a malformed one is refused by conv2d_matrix, by its name)
+                    unrolled.append((name, *size))
+                    _unrolled_fit(unrolled, memory_limit)
                 W, b, shape = conv2d_matrix(getattr(mod, "weight", None), getattr(mod, "bias", None), shape,
                                             stride=getattr(mod, "stride", 1), padding=getattr(mod, "padding", 0),
                                             name=name)  # fmt: skip

@@ -46,10 +46,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from math import comb
 
 import numpy as np
 
-from .._budget import Budget
+from .._budget import Budget, MemoryLimit
 from ..domains import Domain, LinearDescription
 from ..exact import solve_model
 from ._encoding import _encode_into, _Layer, _Model
@@ -76,6 +77,11 @@ CLIQUE_NODES = 20_000
 MAX_BOXES = 1000
 #: LP feasibility of a cell is tested with its constraints relaxed by this (normalised units)
 CELL_SLACK = 1e-9
+#: the most r x r determinants (pairs of an r-set of rows and an r-set of units) one support may ask for; past it
+#: the near pairs stay undecided (a work limit: 4 -> 40 -> 80 -> 6 asked for 1.4e11, 3.77 TiB at once)
+MAX_DETERMINANTS = 5e8
+#: bytes of Python objects per entry of the dictionaries of the clique bounds (a tuple key, a list or a count)
+_PY_ENTRY = 200
 
 
 @dataclass
@@ -122,8 +128,12 @@ def check_across_pieces(layers: list[_Layer], desc: LinearDescription, s: float,
         near, near_text = False, (f"only {lower} rows are known to be strictly active everywhere, and any {d - 1} lie "
                                   "in one hyperplane of the input space: near pairs not ruled out")  # fmt: skip
     else:
-        near = _near_pairs(layers, desc, s, R, c0, lower, budget, res)
-        near_text = res.text
+        try:
+            near = _near_pairs(layers, desc, s, R, c0, lower, budget, res)
+            near_text = res.text
+        except MemoryLimit as exc:  # given up before allocating: the far MILP still looks for a witness
+            near, near_text = False, f"near pairs not ruled out (undetermined — memory limit: {exc})"
+            res.notes.append(f"memory limit: {exc}")
     # without the near pairs no certificate can come: the far MILP then only looks for a witness, on a quarter
     far = _far_pairs(layers, desc, s, R, c0, Lq, Uq, budget if near else budget.share(fraction=0.25), res)
     if near and far:
@@ -141,7 +151,7 @@ def check_across_pieces(layers: list[_Layer], desc: LinearDescription, s: float,
 
 
 class _TooMuchWork(Exception):
-    """More boxes of slopes than MAX_BOXES: the near pairs are left undecided."""
+    """More boxes of slopes than MAX_BOXES, or more determinants than MAX_DETERMINANTS: the near pairs are left undecided."""
 
 
 class _CellLP:
@@ -204,8 +214,9 @@ def _near_pairs(layers, desc, s, R, c0, lower, budget, res: PiecesResult) -> boo
     work = [0]
     try:
         return _enumerate(stack, L, R, c0, lower, lip, lp, options, work, budget, res)
-    except _TooMuchWork:
-        res.text = f"near the kinks, more than {MAX_BOXES} boxes of slopes were needed: near pairs not ruled out"
+    except _TooMuchWork as exc:
+        why = str(exc) or f"more than {MAX_BOXES} boxes of slopes were needed"
+        res.text = f"near the kinks, {why}: near pairs not ruled out"
         return False
 
 
@@ -321,10 +332,21 @@ def _plane_count(Rs: np.ndarray, WV: np.ndarray, free: list[int], r: int, lower:
     positive on the box (likewise negative); otherwise the ``r`` rows count as possibly in one
     hyperplane there. Rows in one hyperplane share the slopes, so a box where ``lower`` rows
     may do so is split in halves (up to :data:`MAX_SPLIT` times) before that is believed.
+
+    The Cauchy–Binet terms of one set of rows enter only through their sums over the unit sets
+    ``J`` that hold the same near units (the weight of ``J`` at given slopes depends on nothing
+    else), so one number per such group is kept, computed in blocks that fit the memory
+    allowance; :class:`MemoryLimit` is raised, before allocating, when even that does not fit.
     """
     m, ns = Rs.shape
-    T = np.array(list(itertools.combinations(range(m), r)))
-    J = np.array(list(itertools.combinations(range(ns), r)))
+    n_T, n_J = comb(m, r), comb(ns, r)
+    if n_T * n_J > MAX_DETERMINANTS:
+        raise _TooMuchWork(f"{n_T} sets of {r} rows times {n_J} sets of {r} units: {n_T * n_J:.3g} determinants, more "
+                           f"than {MAX_DETERMINANTS:.3g}")  # fmt: skip
+    budget.need(8 * r * (n_T + n_J) + 8 * r * r * n_J, f"the {n_T} sets of {r} rows and {n_J} sets of {r} units",
+                fraction=0.5)  # fmt: skip
+    T = np.array(list(itertools.combinations(range(m), r)), dtype=np.intp).reshape(n_T, r)
+    J = np.array(list(itertools.combinations(range(ns), r)), dtype=np.intp).reshape(n_J, r)
     subW = WV[J]  # (J, r, r)
     dW = np.linalg.det(subW)
     hadW = np.prod(np.linalg.norm(subW, axis=2), axis=1)
@@ -332,13 +354,15 @@ def _plane_count(Rs: np.ndarray, WV: np.ndarray, free: list[int], r: int, lower:
     J, dW, hadW = J[keep], dW[keep], hadW[keep]
     if len(J) == 0:
         return r - 1
-    subR = Rs[T[:, None, :, None], J[None, :, None, :]]  # (T, J, r, r): R_T[:, J]
-    terms = np.linalg.det(subR) * dW[None, :]
-    errs = DET_MARGIN * np.prod(np.linalg.norm(subR, axis=3), axis=2) * hadW[None, :]
-    # which near units each J holds: the weight of J at slopes theta is the product of theta over them
-    holds = np.zeros((len(J), len(free)), dtype=bool)
+    # which near units each J holds, and the groups of J holding the same ones
+    holds_J = np.zeros((len(J), len(free)), dtype=bool)
     for t, u in enumerate(free):
-        holds[:, t] = np.any(J == u, axis=1)
+        holds_J[:, t] = np.any(J == u, axis=1)
+    groups, group_of = np.unique(holds_J, axis=0, return_inverse=True)
+    group_of = group_of.reshape(-1)
+    holds = groups  # (P, len(free)): the near units of each group
+    budget.need(16 * n_T * len(groups), f"the sums over {len(groups)} groups for {n_T} sets of {r} rows", fraction=0.5)
+    terms, errs = _grouped_terms(Rs, T, J, dW, hadW, group_of, len(groups), r, budget)
 
     def weights(theta: np.ndarray) -> np.ndarray:
         return np.prod(np.where(holds, theta[None, :], 1.0), axis=1)
@@ -376,6 +400,39 @@ def _plane_count(Rs: np.ndarray, WV: np.ndarray, free: list[int], r: int, lower:
     return box(np.zeros(len(free)), np.ones(len(free)), np.arange(len(T)), 0)
 
 
+def _grouped_terms(Rs: np.ndarray, T: np.ndarray, J: np.ndarray, dW: np.ndarray, hadW: np.ndarray, group_of: np.ndarray,
+                   n_groups: int, r: int, budget) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Per set of rows ``T`` and group of unit sets: the sum of the terms ``det(R_T[:, J]) det(WV[J])`` and of their
+    rounding bounds, over the ``J`` of the group. Blocks of ``(T, J)`` pairs sized from the memory allowance (the
+    ``(T, J, r, r)`` array of every minor at once was 5.4 GB for a 3 -> 30 -> 60 -> 5 network).
+    """
+    n_T, n_J = len(T), len(J)
+    terms = np.zeros((n_T, n_groups))
+    errs = np.zeros((n_T, n_groups))
+    order = np.argsort(group_of, kind="stable")  # the unit sets of one group side by side: one reduceat per block
+    J, dW, hadW, group_of = J[order], dW[order], hadW[order], group_of[order]
+    # a block of b pairs holds its minors (r x r), their row norms, determinants, terms and bounds, twice over
+    per_pair = 16 * (r * r + r + 4)
+    pairs = budget.rows(per_pair, fraction=0.1, minimum=1)
+    jb = int(min(n_J, pairs))
+    tb = int(max(1, min(n_T, pairs // max(jb, 1))))
+    for j0 in range(0, n_J, jb):
+        Jc, gc = J[j0 : j0 + jb], group_of[j0 : j0 + jb]
+        starts = np.flatnonzero(np.r_[True, gc[1:] != gc[:-1]])
+        cols = gc[starts]
+        dWc, hadWc = dW[j0 : j0 + jb], hadW[j0 : j0 + jb]
+        for t0 in range(0, n_T, tb):
+            budget.check("the image across its pieces: hyperplanes")
+            Tc = T[t0 : t0 + tb]
+            subR = Rs[Tc[:, None, :, None], Jc[None, :, None, :]]  # (tb, jb, r, r): R_T[:, J]
+            block = np.linalg.det(subR) * dWc[None, :]
+            bound = DET_MARGIN * np.prod(np.linalg.norm(subR, axis=3), axis=2) * hadWc[None, :]
+            del subR
+            terms[t0 : t0 + tb, cols] += np.add.reduceat(block, starts, axis=1)
+            errs[t0 : t0 + tb, cols] += np.add.reduceat(bound, starts, axis=1)
+    return terms, errs
+
+
 def _sweep(T, terms, errs, holds, m: int, r: int, lower: int, budget) -> int:
     """The clique bound for one near unit: each determinant is ``alpha + beta theta`` on ``(0, 1]``.
 
@@ -399,6 +456,7 @@ def _sweep(T, terms, errs, holds, m: int, r: int, lower: int, budget) -> int:
     keep = (hi > 0) & (hi >= lo)  # a non-empty part of (0, 1]
     if not keep.any():
         return r - 1
+    budget.need(_PY_ENTRY * r * int(keep.sum()), f"the intervals of {int(keep.sum())} sets of {r} rows", fraction=0.5)
     events: dict[tuple, list[tuple[float, int]]] = {}
     for e, a, b in zip(T[keep].tolist(), lo[keep], hi[keep]):
         for sub in itertools.combinations(e, r - 1):
@@ -423,6 +481,7 @@ def _largest_clique(edges: np.ndarray, m: int, d: int, lower: int, budget, *, ex
     """
     if len(edges) == 0:
         return d - 1
+    budget.need(_PY_ENTRY * (d + 1) * len(edges), f"the clique bound over {len(edges)} sets of {d} rows", fraction=0.5)
     counts: dict[tuple, int] = {}
     for e in edges.tolist():
         for sub in itertools.combinations(e, d - 1):
