@@ -404,15 +404,18 @@ assert K2.contains(Y2).all()
 
 # %% [markdown]
 # Step 3: layer 2 is $\Psi$ = 21 random unit vectors in $\mathbb{R}^7$ (redundancy 3; omnidirectional,
-# so the polytope bias exists) with $\beta$ = the polytope bias on $\mathbb{B}^+_R$. Elements that lie in
-# no facet whose cone meets $\mathbb{R}^7_+$ are *free* (any bias works for them); we give them bias 0.
-# `rf.check` proves injectivity on the positive ball ($\beta \le$ polytope bias on a convex domain).
+# so the polytope bias exists) with $\beta$ just below the polytope bias on $\mathbb{B}^+_R$ (lowered by
+# $10^{-6}$: a bias *at* a bound computed in floating point sits inside the bound's rounding, where no
+# floating-point comparison proves anything; the kit compares such biases in exact rational arithmetic
+# only for small frames). Elements that lie in no facet whose cone meets $\mathbb{R}^7_+$ are *free*
+# (any bias works for them); we give them bias 0. `rf.check` proves injectivity on the positive ball
+# ($\beta <$ polytope bias).
 
 # %%
 Psi = rf.zoo.random_sphere(3 * F.m, F.m, seed=SEED + 21)
 assert rf.is_omnidirectional(Psi)
 est2 = rf.polytope_bias(Psi, K2)
-L2 = rf.ReLULayer(Psi, est2.finite(fill=0.0))
+L2 = rf.ReLULayer(Psi, est2.finite(fill=0.0) - 1e-6)
 verdict = rf.check(L2, K2)
 print(f"layer 2: {Psi.m} vectors in R^{Psi.n}, {int(np.isinf(est2.values).sum())} free elements;")
 print(verdict.text)
