@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ._budget import Budget
+from ._format import count_text
 from ._lp import null_space
 from ._pairs import PAIR_RTOL, collides
 from ._patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
@@ -222,7 +223,8 @@ def in_maximal_domain(layer: ReLULayer, X: Any, *, max_bases: int = 200_000) -> 
     m, n = layer.m, layer.n
     if comb(m, n) > max_bases:
         raise TooExpensiveError(
-            f"enumerating the bases checks C({m}, {n}) = {comb(m, n):.3g} subsets; max_bases is {max_bases:.3g}. "
+            f"enumerating the bases checks C({m}, {n}) = {count_text(comb(m, n))} subsets; max_bases is "
+            f"{count_text(max_bases)}. "
             "Use is_rectifying (the same test by rank) or raise max_bases."
         )
     subsets = np.array(list(itertools.combinations(range(m), n)), dtype=np.intp)
