@@ -370,6 +370,19 @@ def test_the_polytope_bias_reads_the_clock_inside_the_hull_steps(monkeypatch):
         rf.polytope_bias(rf.zoo.gaussian(200, 3, seed=0), rf.Ball(3), time_limit=10)
 
 
+def test_a_polytope_beyond_max_facets_is_refused_before_any_work_on_its_hull(monkeypatch):
+    """1024 rows in R^784: the flatness test (an SVD) and the import of qhull ran before the facet bound refused the
+    hull, 0.6 to 5.5 s of a polytope-bias stage given 0.2 to 1 s; the bound is asked first."""
+    from relu_frames_nb.bias import polytope
+
+    def no_hull(*args, **kwargs):
+        raise AssertionError("the hull was started")
+
+    monkeypatch.setattr(polytope, "omnidirectional_polytope", no_hull)
+    with pytest.raises(rf.TooExpensiveError, match="max_facets"):
+        rf.polytope_bias(rf.zoo.gaussian(300, 100, seed=0), rf.Ball(100), time_limit=600)
+
+
 # ---------------------------------------------------------------------------------
 # 6. a time limit of 1e300 is no limit
 # ---------------------------------------------------------------------------------
