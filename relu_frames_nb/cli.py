@@ -252,7 +252,8 @@ def _main_check(args: argparse.Namespace, watch: _Watch, answer: _Answer) -> int
     t0 = time.perf_counter()
     try:
         model, kind = load_model(args.weights, bias=args.bias, layer_name=args.layer_name, last=args.last,
-                                 input_shape=args.input_shape, conv=dict(args.conv or ()))  # fmt: skip
+                                 input_shape=args.input_shape, conv=dict(args.conv or ()),
+                                 memory_limit=args.memory_limit * 1024**3)  # fmt: skip
         domain = parse_domain(args.domain, model.n, name="--domain")
         # reading the files counts against the limit (a hull of 60,000 images takes seconds to read and factor)
         left = max(0.0, args.time_limit - (time.perf_counter() - t0))

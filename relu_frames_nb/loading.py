@@ -246,7 +246,8 @@ def load_layer(weights: str | Path, *, bias: str | None = None, layer_name: str 
 
 
 def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str | None = None,
-               last: str | None = None, input_shape: Any = None, conv: Any = None) -> tuple[Any, str]:  # fmt: skip
+               last: str | None = None, input_shape: Any = None, conv: Any = None,
+               memory_limit: float | None = None) -> tuple[Any, str]:  # fmt: skip
     """The model in a weights file (a :class:`ReLULayer`, or a :class:`Network`) and the bias convention it was read in.
 
     A state dict with ``Conv2d`` weights (4-D) is a network on images of ``input_shape``
@@ -271,7 +272,9 @@ def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str 
                     "(choose one with --layer NAME for a PyTorch file, or save that layer alone)."
                 )
             order = "natural" if Path(weights).suffix.lower() == ".npz" else "given"
-            net = Network.from_state_dict(state, order=order, last=last or "relu", input_shape=input_shape, conv=conv)
+            extra = {} if memory_limit is None else {"memory_limit": memory_limit}  # unrolled convolutions must fit it
+            net = Network.from_state_dict(state, order=order, last=last or "relu", input_shape=input_shape, conv=conv,
+                                          **extra)  # fmt: skip
             said = (f"the last layer ({net.names[-1]}) is read as " + ("affine, no ReLU after it (--last-linear)"
                     if last == "linear" else "followed by a ReLU" + (" (--last-relu)" if last else
                     ": the file does not say; pass --last-linear if it gives a classifier's logits")))  # fmt: skip

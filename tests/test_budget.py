@@ -211,6 +211,9 @@ def test_the_witness_builder_reads_the_clock_between_membership_proofs():
         def margin(self, z):
             return None
 
+        def radial(self):
+            return None
+
         def contains_certified(self, y):
             if np.array_equal(y, [1.0, 0.0]):
                 return True

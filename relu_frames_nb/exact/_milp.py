@@ -18,6 +18,7 @@ rows have a margin ``delta`` (a witness candidate).
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import dataclass
 
@@ -79,7 +80,8 @@ def _solve_killable(args, seconds: float) -> _Solution | None:
     proc.start()
     child.close()
     try:
-        if parent.poll(seconds):
+        # inf, or beyond what the OS can wait (about 9.2e9 s), raised OverflowError: the longest wait there is
+        if parent.poll(min(float(seconds), threading.TIMEOUT_MAX)):
             out = parent.recv()
             if isinstance(out, BaseException):
                 raise out

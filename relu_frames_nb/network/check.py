@@ -46,7 +46,7 @@ from .._lp import null_space
 from .._pairs import PAIR_MIN_SEPARATION, network_collision
 from .._validation import as_rng
 from ..domains import Domain
-from ..errors import NotAFrameError, NotInjectiveError
+from ..errors import InputError, NotAFrameError, NotInjectiveError
 from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer
 from ..pipeline import Context, Stage, run_stages
@@ -240,7 +240,7 @@ def _lift(net: Network, reduced: list[_Reduced], k: int, pair: tuple, K: Domain)
             z = y[R.rows]  # type: ignore[attr-defined]
             try:
                 x = reconstruct_layer(R.layer, z, zero_tol=1e-12 * max(1.0, float(np.max(np.abs(z), initial=0.0))))
-            except NotInjectiveError:
+            except (NotInjectiveError, InputError):  # no preimage: the pair is not in the image of the layers before
                 return None
             y = R.expand(x)
         img = net.forward(y, upto=k)
