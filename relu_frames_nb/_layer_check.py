@@ -204,8 +204,9 @@ class Collision(Stage):
             return None
         margin = found.scratch.get("margin", float("nan"))
         extra = f"; exceeds the polytope bias by {fmt(-margin)}" if np.isfinite(margin) else ""
-        reason = (f"verified collision C(x) = C(y) ({coll.method}); not rectifying at {k} of "
-                  f"{found.details.get('points_checked', k)} points checked{extra}")  # fmt: skip
+        failing, checked = found.details.get("points_failing", k), found.details.get("points_checked", k)
+        reason = (f"verified collision C(x) = C(y) ({coll.method}); not rectifying at {failing} of {checked} points "
+                  f"checked{extra}")  # fmt: skip
         return Evidence(Status.NOT_INJECTIVE, "collision", reason, pair=(coll.x, coll.y))
 
 
