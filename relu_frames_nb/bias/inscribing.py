@@ -29,6 +29,7 @@ __all__ = [
     "inscribing_polytope",
     "omnidirectional_polytope",
     "max_facet_count",
+    "refuse_too_many_facets",
     "is_omnidirectional",
     "complete_omnidirectional",
 ]
@@ -93,6 +94,17 @@ def max_facet_count(m: int, n: int) -> int:
 # ---------------------------------------------------------------------------------
 # The inscribing polytope
 # ---------------------------------------------------------------------------------
+
+
+def refuse_too_many_facets(m: int, n: int, max_facets: int) -> None:
+    """Raise :class:`TooExpensiveError` when ``m`` vectors in R^n may span more than ``max_facets`` facets."""
+    bound = max_facet_count(m, n)
+    if bound > max_facets:
+        raise TooExpensiveError(
+            f"the inscribing polytope of {m} vectors in R^{n} may have up to {bound:,} facets (upper bound "
+            f"theorem), more than max_facets = {max_facets:,}. Pass a larger max_facets to try anyway "
+            "(time and memory grow with the facet count), or use a sampling-based bias estimate."
+        )
 
 
 def _affine_flat(X: np.ndarray, tol: float = 1e-10) -> bool:
@@ -355,13 +367,7 @@ def inscribing_polytope(
             f"frame must have at least n + 1 = {n + 1} vectors for a full-dimensional inscribing polytope; "
             f"got m = {m}. Such a frame is not omnidirectional: {_HINT_COMPLETE}"
         )
-    bound = max_facet_count(m, n)
-    if bound > max_facets:
-        raise TooExpensiveError(
-            f"the inscribing polytope of {m} vectors in R^{n} may have up to {bound:,} facets (upper bound "
-            f"theorem), more than max_facets = {max_facets:,}. Pass a larger max_facets to try anyway "
-            "(time and memory grow with the facet count), or use a sampling-based bias estimate."
-        )
+    refuse_too_many_facets(m, n, max_facets)
     X = _unit_vectors(F)
     if _affine_flat(X):
         raise DegenerateHullError(

@@ -57,6 +57,7 @@ from .inscribing import (
     is_omnidirectional,
     max_facet_count,
     omnidirectional_polytope,
+    refuse_too_many_facets,
 )
 
 __all__ = [
@@ -186,13 +187,7 @@ def _refuse_by_size(m: int, n: int, max_facets: int) -> None:
     import of qhull took 0.6 to 5.5 s for 1024 rows in R^784, on a stage given 0.2 to 1 s.
     """
     if m > n >= 2:
-        bound = max_facet_count(m, n)
-        if bound > max_facets:
-            raise TooExpensiveError(
-                f"the inscribing polytope of {m} vectors in R^{n} may have up to {bound:,} facets (upper bound "
-                f"theorem), more than max_facets = {max_facets:,}. Pass a larger max_facets to try anyway "
-                "(time and memory grow with the facet count), or use a sampling-based bias estimate."
-            )
+        refuse_too_many_facets(m, n, max_facets)
 
 
 def _past(deadline: float, what: str) -> None:
