@@ -267,25 +267,22 @@ def fast_stages(*, n_samples: int = 4000, points: Any = None, polytope: Any = No
     return (PolytopeBias(polytope, max_facets), Rectifying(n_samples, points), Collision(max_candidates), TukeyDepth())
 
 
-#: the paper's tests (``method="fast"``)
-FAST_STAGES = fast_stages()
-#: the exact stage (``method="exact"``)
-EXACT_STAGES = (Exact(),)
-#: the list each method runs; a finite data set is answered by :class:`FiniteSet` whatever the method
-STAGES = {
-    "fast": (FiniteSet(), *FAST_STAGES),
-    "exact": (FiniteSet(), *EXACT_STAGES),
-    "auto": (FiniteSet(), Group("fast tests", FAST_STAGES, 0.5, "the fast stages, within half of the time"), *EXACT_STAGES),
-}
-
-
 def _stages(method: str, **options: Any) -> tuple[Stage, ...]:
+    """The list ``method`` runs (``options`` set the fast stages' sizes); a finite data set is answered first."""
     fast = fast_stages(**options)
     if method == "fast":
         return (FiniteSet(), *fast)
     if method == "exact":
         return (FiniteSet(), *EXACT_STAGES)
-    return (FiniteSet(), Group("fast tests", fast, 0.5, STAGES["auto"][1].summary), *EXACT_STAGES)
+    return (FiniteSet(), Group("fast tests", fast, 0.5, "the fast stages, within half of the time"), *EXACT_STAGES)
+
+
+#: the paper's tests (``method="fast"``)
+FAST_STAGES = fast_stages()
+#: the exact stage (``method="exact"``)
+EXACT_STAGES = (Exact(),)
+#: the list each method runs, with the default sizes
+STAGES = {method: _stages(method) for method in METHODS}
 
 
 # ---------------------------------------------------------------------------------
