@@ -34,7 +34,7 @@ def exact_stage(L, K, *, time_limit):
 
 def suite(per_n: int, seed: int = 2024):
     """``(name, layer, domain, time_limit)`` for the seeded suite."""
-    from relu_frames_nb.bias.correlated import max_constant_bias
+    from relu_frames_nb.paper.bias.correlated import max_constant_bias
 
     rng = np.random.default_rng(seed)
     k = 0

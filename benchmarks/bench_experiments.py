@@ -20,8 +20,8 @@ import time
 import numpy as np
 
 from benchmarks._common import Target, at_least, at_most, full_mode
-from relu_frames_nb import _kernels
 from relu_frames_nb import experiments as ex
+from relu_frames_nb._util import kernels as _kernels
 
 N_FULL = 500_000
 ISINJ_CONFIGS = [(n, m) for n in range(2, 31) for m in range(n, 151)]
@@ -67,7 +67,7 @@ def model_share(dims: list[int]) -> float:
 def naive_propinj_trial(n: int, m: int, K: int = 10_000, M: int = 10_000, seed: int = 0) -> None:
     """Straightforward propinj trial: the estimate at every grid step, then a boolean count per step."""
     from relu_frames_nb import Ball
-    from relu_frames_nb.bias.correlated import sampling_bias
+    from relu_frames_nb.paper.bias.correlated import sampling_bias
 
     rng = np.random.default_rng(seed)
     ball = Ball(n)

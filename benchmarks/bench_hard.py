@@ -25,10 +25,10 @@ import numpy as np
 
 import relu_frames_nb as rf
 from benchmarks._common import Target, at_least, full_mode
-from relu_frames_nb._budget import Budget
-from relu_frames_nb.depth import halfspace_depth_at_least
+from relu_frames_nb._util.budget import Budget
 from relu_frames_nb.domains import Box, Hull, PositiveBall, Shell
 from relu_frames_nb.exact import _search, solve_exact
+from relu_frames_nb.paper.depth import halfspace_depth_at_least
 
 DOMAINS = ("ball", "box", "shell", "positive ball", "hull")
 
@@ -110,7 +110,7 @@ def growth(dims, *, reps: int, cap: float) -> list[dict]:
 
 def biased_suite(dims, per_domain: int, seed: int = 17):
     """``(n, kind, layer, domain)``: unit rows, m in [3n, 8n] (5n from n = 16), a bias near the transition."""
-    from relu_frames_nb.bias.correlated import max_constant_bias
+    from relu_frames_nb.paper.bias.correlated import max_constant_bias
 
     rng = np.random.default_rng(seed)
     for n in dims:

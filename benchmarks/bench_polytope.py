@@ -19,7 +19,7 @@ from scipy.spatial import ConvexHull
 
 import relu_frames_nb as rf
 from benchmarks._common import Target, at_least, at_most, best_of
-from relu_frames_nb.bias.polytope import inscribing_polytope, polytope_bias
+from relu_frames_nb.paper.bias.polytope import inscribing_polytope, polytope_bias
 
 SPEEDUP_TARGET = 50.0
 VALUE_TOL = 1e-8

@@ -25,7 +25,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 from benchmarks._common import Target, at_least, best_of, full_mode
-from relu_frames_nb.reconstruction import LeftInverseBank, reconstruct, relu_frame_algorithm
+from relu_frames_nb.paper.reconstruction import LeftInverseBank, reconstruct, relu_frame_algorithm
 
 
 def per_sample_pinv(L: rf.ReLULayer, Z: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 from benchmarks._common import Target, at_least, at_most, best_of, full_mode
-from relu_frames_nb.bias.correlated import sampling_bias
+from relu_frames_nb.paper.bias.correlated import sampling_bias
 
 
 def literal_loop(Phi: np.ndarray, X: np.ndarray) -> np.ndarray:

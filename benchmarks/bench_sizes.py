@@ -31,7 +31,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 from benchmarks._common import Target, at_least, at_most, best_of, full_mode
-from relu_frames_nb.rectifying import _is_rectifying_per_pattern
+from relu_frames_nb.paper.rectifying import _is_rectifying_per_pattern
 
 
 def random_layer(m: int, n: int, seed: int = 0) -> rf.ReLULayer:
@@ -46,7 +46,7 @@ def bench_spanning() -> list[Target]:
     L = random_layer(2000, 200)
     N = 4000 if full_mode() else 1000
     X = rf.Ball(200).sample(N, seed=0)
-    from relu_frames_nb._threads import one_blas_thread
+    from relu_frames_nb._util.threads import one_blas_thread
 
     with one_blas_thread():  # as the command line runs them: many small factorizations
         old, new = _is_rectifying_per_pattern(L, X), rf.is_rectifying(L, X)
@@ -64,7 +64,7 @@ _CHILD = r"""
 import json, resource, sys, time
 import numpy as np
 import relu_frames_nb as rf
-from relu_frames_nb.bias.sampling import sampling_bias
+from relu_frames_nb.paper.bias.sampling import sampling_bias
 m, n, stage = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 rng = np.random.default_rng(0)
 L = rf.ReLULayer.from_weights(rng.standard_normal((m, n)) / np.sqrt(n), rng.normal(-0.05, 0.05, m))

@@ -33,15 +33,19 @@ import transform  # noqa: E402  (book/transform.py)
 
 #: API sections: title, then the modules (prefixes of ``__module__``) whose public names go there
 API_SECTIONS = [
-    ("Frames and layers", ["relu_frames_nb.frames", "relu_frames_nb.layer", "relu_frames_nb.zoo", "relu_frames_nb.sizes"]),
+    ("Frames and layers",
+     ["relu_frames_nb.frames", "relu_frames_nb.layer", "relu_frames_nb.zoo", "relu_frames_nb.paper.sizes"]),
     ("Domains", ["relu_frames_nb.domains"]),
     ("Rectifying frames, maximal domains, collisions",
-     ["relu_frames_nb.rectifying", "relu_frames_nb.zero_bias", "relu_frames_nb.depth", "relu_frames_nb.local_invertibility"]),
-    ("Bias estimation", ["relu_frames_nb.bias"]),
-    ("Reconstruction", ["relu_frames_nb.reconstruction", "relu_frames_nb.left_inverse", "relu_frames_nb.frame_algorithm"]),
-    ("Stability", ["relu_frames_nb.stability"]),
+     ["relu_frames_nb.paper.rectifying", "relu_frames_nb.paper.zero_bias", "relu_frames_nb.paper.depth",
+      "relu_frames_nb.paper.local_invertibility"]),
+    ("Bias estimation", ["relu_frames_nb.paper.bias"]),
+    ("Reconstruction",
+     ["relu_frames_nb.paper.reconstruction", "relu_frames_nb.paper.left_inverse", "relu_frames_nb.paper.frame_algorithm"]),
+    ("Stability", ["relu_frames_nb.paper.stability"]),
     ("The check: verdicts, the exact stage, networks",
-     ["relu_frames_nb.checking", "relu_frames_nb.verdict", "relu_frames_nb.exact", "relu_frames_nb.network"]),
+     ["relu_frames_nb.checking", "relu_frames_nb.verdict", "relu_frames_nb.exact", "relu_frames_nb.network",
+      "relu_frames_nb.pipeline"]),
     ("Errors", ["relu_frames_nb.errors"]),
 ]
 #: the explorers of ``relu_frames_nb.viz.widgets`` (tests/test_book_api.py checks that none is missing)

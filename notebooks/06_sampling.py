@@ -284,7 +284,7 @@ for n, q, a in zip(prop.n, prop.redundancy, auc):
 # $\phi_i^\perp$, and its minimum is attained on an open cell; each cell has a ray $\pm r_S$ on its boundary,
 # with $r_S$ orthogonal to a set $S$ of $n - 1$ frame vectors. At $\pm r_S$ itself those $n - 1$ elements
 # have coefficient $0$ and would count as active, so what `rf.zero_bias_injective`
-# (`relu_frames_nb/zero_bias.py`) computes for a full-spark frame is the count in the open cell beside the
+# (`relu_frames_nb/paper/zero_bias.py`) computes for a full-spark frame is the count in the open cell beside the
 # ray where all of $S$ is negative:
 # $$d = \min_{|S| = n-1}\ \min\big(\#\{i \notin S : \langle r_S,\phi_i\rangle > 0\},\ \#\{i \notin S : \langle r_S,\phi_i\rangle < 0\}\big),$$
 # a minimum over the $\binom{m}{n-1}$ sets $S$ (both signs), with a witness point in that cell. It is exact

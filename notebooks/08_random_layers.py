@@ -305,7 +305,7 @@ assert passing[1] < passing[0] and passing[2] <= passing[1] and passing[2] <= 0.
 # Everything above rests on sampled verdicts, with exact ones only where the Tukey enumeration is
 # affordable. The kit can now decide *every* zero-bias Gaussian layer on $\mathbb{R}^n$ exactly up to
 # $n \approx 12$: `experiments.threshold` asks, per layer, whether the half-space depth of the origin among
-# the rows is at least $n$ (`relu_frames_nb.depth`, a branch and bound over the sets of rows one would have
+# the rows is at least $n$ (`relu_frames_nb.paper.depth`, a branch and bound over the sets of rows one would have
 # to switch off; every bound comes from a circuit verified in exact arithmetic, every "not injective" from
 # a direction with fewer than $n$ active rows, checked with its rounding bounded). Nothing is sampled: the
 # curves are binomial estimates of $p_{m,n}$ itself, with 95 % Wilson bands, and a layer that ran out of

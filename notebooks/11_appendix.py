@@ -14,7 +14,7 @@
 # algorithm (App. C). This notebook checks App. A, recalls where App. B is treated, and maps each
 # line of the pseudo-code to the package call that implements it, in one table, followed by a
 # check per algorithm against a literal transcription of the printed lines. The transcriptions live
-# in `relu_frames_nb.reference` (slow by design, **only for such comparisons** and for reading);
+# in `relu_frames_nb.paper.reference` (slow by design, **only for such comparisons** and for reading);
 # everywhere else the chain calls the fast package functions.
 #
 # **What you will learn**
@@ -36,7 +36,7 @@
 #
 # The literal transcriptions used for the checks are `reference.is_admissible` and
 # `reference.admissible_sets` (App. A), `reference.algorithm_1` to `reference.algorithm_5` and
-# `reference.formula_i` (App. C), from `relu_frames_nb.reference`; each docstring quotes the printed
+# `reference.formula_i` (App. C), from `relu_frames_nb.paper.reference`; each docstring quotes the printed
 # lines and names the package call it is checked against.
 #
 # One **erratum** (an inconsistency) is shown here: Algorithm 2 minimizes over all pairs of a facet,
@@ -51,7 +51,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 import relu_frames_nb as rf
-from relu_frames_nb import reference  # literal transcriptions of App. A and App. C, slow by design
+from relu_frames_nb.paper import reference  # literal transcriptions of App. A and App. C, slow by design
 
 import exercises as ex  # the exercises' checkers: the folder exercises/ next to the notebooks
 

@@ -66,7 +66,7 @@ from sklearn.neural_network import MLPClassifier, MLPRegressor
 from threadpoolctl import threadpool_limits
 
 import relu_frames_nb as rf
-from relu_frames_nb.local_invertibility import data_span
+from relu_frames_nb.paper.local_invertibility import data_span
 from relu_frames_nb.viz import palette, space
 from relu_frames_nb.viz.readable import readable
 from relu_frames_nb.viz.widgets import DigitsExplorer

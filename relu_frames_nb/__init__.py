@@ -9,48 +9,41 @@ domains/         the data domains K: :class:`Ball`, :class:`Sphere`, :class:`She
                  :class:`Samples`, polyhedral :class:`Box`, :class:`Polytope`,
                  :class:`Hull`; :func:`parse_domain` (one spelling); covering radii
 layer            :class:`ReLULayer` (batched forward, PyTorch convention), :class:`PReLULayer`
-rectifying       alpha-rectifying tests, maximal domain, collision witnesses
-local_invertibility  on a data set: where the active sub-frame spans the data's span
-zero_bias        the exact zero-bias test (Tukey depth of the origin)
-depth            exact half-space depth by branch and bound (zero bias and R^n beyond the Tukey
-                 enumeration's reach), and the same search on the points of a ball or polytope
-                 (fewest_active_exceeds)
-bias/            most correlated bases and maximal constant bias (correlated),
-                 sampling-based estimation (sampling), the inscribing polytope and
-                 omnidirectionality (inscribing), polytope bias estimation (polytope),
-                 all returning :class:`BiasEstimate` (estimate)
-reconstruction   ReLU-synthesis, ReLU-duals, :func:`reconstruct`, PReLU inverse
-left_inverse     :class:`LeftInverseBank` (precomputed left inverses)
-frame_algorithm  the iterative ReLU frame algorithm
-stability        local and global Lipschitz bounds, image radius
+paper/           the paper's tools:
+  rectifying       alpha-rectifying tests, maximal domain, collision witnesses
+  local_invertibility  on a data set: where the active sub-frame spans the data's span
+  zero_bias        the exact zero-bias test (Tukey depth of the origin)
+  depth            exact half-space depth by branch and bound (zero bias and R^n beyond the Tukey
+                   enumeration's reach), and the same search on the points of a ball or polytope
+                   (fewest_active_exceeds)
+  bias/            most correlated bases and maximal constant bias (correlated),
+                   sampling-based estimation (sampling), the inscribing polytope and
+                   omnidirectionality (inscribing), polytope bias estimation (polytope),
+                   all returning :class:`BiasEstimate` (estimate)
+  reconstruction   ReLU-synthesis, ReLU-duals, :func:`reconstruct`, PReLU inverse
+  left_inverse     :class:`LeftInverseBank` (precomputed left inverses)
+  frame_algorithm  the iterative ReLU frame algorithm
+  stability        local and global Lipschitz bounds, image radius
 checking         :func:`check`: the front door, "is this layer or network injective on K?"
 verdict          :class:`Verdict`, :class:`Certificate`, :class:`Status`: its one result
 exact/           the exact stage: mixed-integer programming (certificate or verified pair)
 network/         :class:`Network` (PyTorch-convention loaders), checked layer by layer
+pipeline/        a check as stages: Problem, Context, Stage, Tolerances, the normal form
 experiments/     the paper's experiments (Figures "propinj", "isinj", "conv") and the
                  injectivity threshold of random layers, decided exactly ("threshold")
-reference        literal transcriptions of Appendices A and C, for comparison
-sizes            :func:`full_size`: fast (CI) or paper-scale sizes for the notebooks
 cli              ``python -m relu_frames_nb check``: a trained layer or network
 reproduce        ``python -m relu_frames_nb reproduce``: regenerate the experiments
 extension        ``%load_ext relu_frames_nb``: rich reprs and magics (needs IPython)
 viz/             matplotlib 2-D views, pythreejs 3-D viewers, the explorers (optional)
 
-Private helpers live in private modules below the public ones (``_validation``,
-``_patterns``, ``_progress``, ``_budget``, ``_normal``, ``_pairs``, ``_rational``, ``_lp``,
-``_layer_check``, ``_children``, ``_io``, ``_format``, ``_kernels``).
+Private helpers live in ``_util/`` (validation, patterns, progress, budgets, pairs, exact
+arithmetic, LPs, children, io, formatting, kernels) and ``_layer_check`` (the stages of a layer's check).
 Imports point down: base -> core -> verdicts -> front ends -> viz (an import-linter
 contract in the test command keeps it so). The core imports numpy and scipy only.
 """
 
 from . import zoo
-from ._lazy import lazy_exports as _lazy_exports
-from .bias.correlated import max_constant_bias, most_correlated_basis
-from .bias.estimate import BiasEstimate
-from .bias.inscribing import InscribingPolytope, complete_omnidirectional, inscribing_polytope, is_omnidirectional
-from .bias.polytope import polytope_bias, polytope_bias_exterior
-from .bias.sampling import sampling_bias
-from .depth import DepthSearch, fewest_active_exceeds, halfspace_depth_at_least
+from ._util.lazy import lazy_exports as _lazy_exports
 from .domains import (
     Ball,
     Box,
@@ -78,22 +71,21 @@ from .errors import (
     ReluFramesError,
     TooExpensiveError,
 )
-from .frame_algorithm import FrameAlgorithmResult, relu_frame_algorithm
 from .frames import Frame
 from .layer import PReLULayer, ReLULayer
-from .left_inverse import LeftInverseBank
-from .local_invertibility import LocalInvertibility, local_invertibility
-from .reconstruction import prelu_inverse, reconstruct, relu_dual, relu_synthesis
-from .rectifying import (
-    Collision,
-    RectifyingCheck,
-    check_rectifying,
-    find_collision,
-    in_maximal_domain,
-    is_rectifying,
-)
-from .sizes import full_size
-from .stability import (
+from .paper.bias.correlated import max_constant_bias, most_correlated_basis
+from .paper.bias.estimate import BiasEstimate
+from .paper.bias.inscribing import InscribingPolytope, complete_omnidirectional, inscribing_polytope, is_omnidirectional
+from .paper.bias.polytope import polytope_bias, polytope_bias_exterior
+from .paper.bias.sampling import sampling_bias
+from .paper.depth import DepthSearch, fewest_active_exceeds, halfspace_depth_at_least
+from .paper.frame_algorithm import FrameAlgorithmResult, relu_frame_algorithm
+from .paper.left_inverse import LeftInverseBank
+from .paper.local_invertibility import LocalInvertibility, local_invertibility
+from .paper.reconstruction import prelu_inverse, reconstruct, relu_dual, relu_synthesis
+from .paper.rectifying import Collision, RectifyingCheck, check_rectifying, find_collision, in_maximal_domain, is_rectifying
+from .paper.sizes import full_size
+from .paper.stability import (
     GlobalBounds,
     LocalStability,
     active_bounds,
@@ -104,8 +96,8 @@ from .stability import (
     local_stability,
     measured_lipschitz,
 )
+from .paper.zero_bias import TukeyDepth, tukey_depth_origin, zero_bias_injective
 from .verdict import Certificate, Status, Verdict
-from .zero_bias import TukeyDepth, tukey_depth_origin, zero_bias_injective
 
 __version__ = "0.1.0"
 

@@ -28,22 +28,22 @@ from typing import Any
 
 import numpy as np
 
-from ._budget import Budget, BudgetExhausted
-from ._format import fmt, vec
-from ._pairs import collides
-from .bias import verify_polytope_bias
-from .bias.estimate import BiasEstimate
-from .bias.polytope import polytope_bias
+from ._util.budget import Budget, BudgetExhausted
+from ._util.format import fmt, vec
+from ._util.pairs import collides
 from .domains import Domain
 from .domains.base import robust_norms
 from .errors import InputError, NotAFrameError, ReluFramesError
 from .exact import ExactResult, solve_exact
 from .frames import Frame
 from .layer import ReLULayer
+from .paper.bias import verify_polytope_bias
+from .paper.bias.estimate import BiasEstimate
+from .paper.bias.polytope import polytope_bias
+from .paper.rectifying import find_collision, is_rectifying
+from .paper.zero_bias import zero_bias_injective
 from .pipeline import DEFAULT_TOLERANCES, Context, Evidence, Problem, Stage, Tolerances, run_stages
-from .rectifying import find_collision, is_rectifying
 from .verdict import Certificate, Status, Verdict
-from .zero_bias import zero_bias_injective
 
 __all__ = ["check_weights", "METHODS", "STAGES", "FAST_STAGES", "EXACT_STAGES", "dead_inputs"]
 

@@ -17,18 +17,18 @@ from typing import Any
 
 import numpy as np
 
-from ._budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT
 from ._layer_check import METHODS, STAGES, check_weights
-from ._validation import as_choice, as_count, as_time_limit
+from ._util.budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT
+from ._util.validation import as_choice, as_count, as_time_limit
 from .domains import as_domain
 from .errors import InputError
 from .exact.engine import ENGINE_STAGES
 from .layer import CONVENTION_HELP, ReLULayer
-from .local_invertibility import local_invertibility
 from .network import Network
 from .network.check import LAYER_STAGES as NETWORK_LAYER_STAGES
 from .network.check import NETWORK_STAGES
 from .network.check import check_network as _check_network
+from .paper.local_invertibility import local_invertibility
 from .pipeline import Context, Tolerances, stage_table
 from .verdict import Verdict
 
@@ -109,12 +109,12 @@ def check(
         ``status``, ``method``, ``text``, ``certificate`` or ``pair`` (checked in your
         coordinates), ``bounds``, ``layers`` (networks), ``to_dict()``. On a data set, the
         details also say where the layer is locally invertible
-        (:func:`~relu_frames_nb.local_invertibility`, given at most a quarter of the time limit
+        (:func:`~relu_frames_nb.paper.local_invertibility`, given at most a quarter of the time limit
         or the time left, whichever is less; the points it reached are counted).
 
     Notes
     -----
-    The problem is normalised once (:mod:`relu_frames_nb._normal`: every row, its bias and the
+    The problem is normalised once (:mod:`relu_frames_nb.pipeline.normal`: every row, its bias and the
     domain scaled by powers of two, which is exact), so the verdict does not change when ``K``
     and the bias, or a row and its bias, are scaled by the same factor, and does not depend on
     the order of the rows.

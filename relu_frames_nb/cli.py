@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from . import reproduce
-from ._threads import one_blas_thread
+from ._util.threads import one_blas_thread
 from .checking import check
 from .domains import parse_domain
 from .errors import InputError, ReluFramesError
@@ -82,7 +82,7 @@ def build_check_parser(parser: argparse.ArgumentParser | None = None) -> argpars
 class _Answer:
     """Where the command writes its one answer: a copy of the standard output's file descriptor taken at start.
 
-    The solvers' silencer (:func:`relu_frames_nb._lp.quiet`) points descriptor 1 at ``/dev/null``
+    The solvers' silencer (:func:`relu_frames_nb._util.lp.quiet`) points descriptor 1 at ``/dev/null``
     around a HiGHS call; the watchdog may answer just then, from its own thread. Writing to the
     copy with ``os.write`` reaches the real output whatever descriptor 1 points to at that moment.
     When ``sys.stdout`` has no descriptor (a notebook, pytest's capture) it is written to instead;

@@ -2,7 +2,7 @@ r"""IPython extension: ``%load_ext relu_frames_nb``.
 
 * Rich HTML representations (summary tables) of :class:`~relu_frames_nb.frames.Frame`,
   :class:`~relu_frames_nb.layer.ReLULayer`, the domains and
-  :class:`~relu_frames_nb.bias.estimate.BiasEstimate`, registered with IPython's display
+  :class:`~relu_frames_nb.paper.bias.estimate.BiasEstimate`, registered with IPython's display
   formatter (the classes themselves stay plain); a :class:`~relu_frames_nb.Verdict` shows
   itself (``_repr_html_``).
 * ``%%frame NAME`` — a cell magic that reads a matrix (one frame vector per line, numbers
@@ -43,8 +43,6 @@ from typing import Any
 
 import numpy as np
 
-from .bias.estimate import BiasEstimate
-from .bias.polytope import is_omnidirectional
 from .checking import check
 from .domains import Domain, parse_domain
 from .errors import InputError, ReluFramesError
@@ -52,6 +50,8 @@ from .frames import Frame
 from .layer import ReLULayer
 from .network import Network
 from .options import OptionError, magic_parser
+from .paper.bias.estimate import BiasEstimate
+from .paper.bias.polytope import is_omnidirectional
 from .verdict import Verdict
 from .viz.parsing import parse_matrix
 

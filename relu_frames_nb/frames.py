@@ -13,8 +13,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ._format import count_text
-from ._validation import as_bias, as_matrix, as_nonnegative, as_points
+from ._util.format import count_text
+from ._util.validation import as_bias, as_matrix, as_nonnegative, as_points
 from .errors import InputError, NotAFrameError, TooExpensiveError
 
 __all__ = ["Frame", "as_frame", "DEFAULT_RANK_TOL"]

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ._patterns import as_dual
-from ._validation import as_bias, as_matrix, as_points, as_rows, refuse_bool_bias, to_float_array
+from ._util.patterns import as_dual
+from ._util.validation import as_bias, as_matrix, as_points, as_rows, refuse_bool_bias, to_float_array
 from .errors import DimensionMismatchError, InputError, NotAFrameError
 from .frames import Frame, as_frame
 
@@ -232,7 +232,7 @@ class PReLULayer(AffineLayer):
         return np.where(s >= 0, s, self._gamma * s)
 
     def inverse(self, Z: Any, *, dual: Any = None, check_dual: bool = True) -> np.ndarray:
-        """The left inverse of the excursion (with the erratum; see :func:`~relu_frames_nb.reconstruction.prelu_inverse`).
+        """The left inverse of the excursion (with the erratum; see :func:`~relu_frames_nb.paper.reconstruction.prelu_inverse`).
 
         ``dual`` is a dual frame of the whole frame (a :class:`Frame` of its vectors or the
         ``(n, m)`` synthesis matrix; default the canonical dual), checked unless ``check_dual=False``.

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ._io import ARRAY_SUFFIXES, existing_file, pick_array, read_array, read_npz
-from ._validation import to_float_array
+from ._util.io import ARRAY_SUFFIXES, existing_file, pick_array, read_array, read_npz
+from ._util.validation import to_float_array
 from .errors import InputError
 from .layer import ReLULayer
 from .network import Network

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT
+from ._util.budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT
 from .domains import DOMAIN_SPECS
 from .errors import InputError
 

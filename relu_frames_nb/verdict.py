@@ -7,7 +7,7 @@ proof or it is "undetermined":
 * ``"injective"`` comes with a :class:`Certificate` (what was proved, on which domain, with the
   bounds, ``h`` and the tolerances the proof absorbed);
 * ``"not injective"`` comes with a ``pair``: two distinct points of ``K``, each certainly in
-  ``K``, whose outputs agree (the package's one pair check, :mod:`relu_frames_nb._pairs`),
+  ``K``, whose outputs agree (the package's one pair check, :mod:`relu_frames_nb._util.pairs`),
   checked in the caller's own coordinates;
 * ``"undetermined"`` says what was reached (``bounds`` on the fewest active rows, the stages
   that ran, why it stopped).

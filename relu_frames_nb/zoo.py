@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._validation import as_count, as_rng
+from ._util.validation import as_count, as_rng
 from .errors import InputError
 from .frames import Frame
 

@@ -1,4 +1,4 @@
-"""Tests of relu_frames_nb.bias.correlated: most correlated bases, maximal constant bias,
+"""Tests of relu_frames_nb.paper.bias.correlated: most correlated bases, maximal constant bias,
 sampling-based bias estimation (Thm "Sampling-based Bias Estimation", App. C1), and the exact
 zero-bias injectivity test through the Tukey depth of the origin."""
 
@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import relu_frames_nb as rf
-from relu_frames_nb.bias.correlated import (
+from relu_frames_nb.errors import DimensionMismatchError, InputError, TooExpensiveError
+from relu_frames_nb.paper.bias.correlated import (
     SPARK_CHECK_LIMIT,
     TukeyDepth,
     block_rows,
@@ -23,9 +24,8 @@ from relu_frames_nb.bias.correlated import (
     tukey_depth_origin,
     zero_bias_injective,
 )
-from relu_frames_nb.bias.estimate import ESTIMATE, GUARANTEED, ON_SAMPLES
-from relu_frames_nb.errors import DimensionMismatchError, InputError, TooExpensiveError
-from relu_frames_nb.zero_bias import _depth_general
+from relu_frames_nb.paper.bias.estimate import ESTIMATE, GUARANTEED, ON_SAMPLES
+from relu_frames_nb.paper.zero_bias import _depth_general
 
 SQ3 = np.sqrt(3.0)
 
@@ -58,7 +58,7 @@ def rectifying_everywhere(F: rf.Frame, X: np.ndarray, values: np.ndarray) -> boo
     """Both our own rank test and the package's is_rectifying (irrelevant elements: never active)."""
     alpha = np.where(np.isfinite(values), values, 1e300)
     own = bool(rank_ok(F.vectors, X, alpha).all())
-    from relu_frames_nb.rectifying import is_rectifying
+    from relu_frames_nb.paper.rectifying import is_rectifying
 
     pkg = bool(np.all(is_rectifying(rf.ReLULayer(F, alpha), X, full_spark=False)))
     assert own == pkg

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb.bias.estimate import ESTIMATE, GUARANTEED, BiasEstimate
+from relu_frames_nb.paper.bias.estimate import ESTIMATE, GUARANTEED, BiasEstimate
 
 
 def test_irrelevant_finite_admits_margin():

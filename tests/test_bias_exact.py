@@ -1,4 +1,4 @@
-"""Tests of the exact (rational) verification of the polytope bias, relu_frames_nb.bias._exact."""
+"""Tests of the exact (rational) verification of the polytope bias, relu_frames_nb.paper.bias._exact."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb.bias._exact import MAX_DIM, MAX_VECTORS, verify_polytope_bias
-from relu_frames_nb.bias.polytope import complete_omnidirectional, polytope_bias
 from relu_frames_nb.errors import InputError
-from relu_frames_nb.rectifying import is_rectifying
+from relu_frames_nb.paper.bias._exact import MAX_DIM, MAX_VECTORS, verify_polytope_bias
+from relu_frames_nb.paper.bias.polytope import complete_omnidirectional, polytope_bias
+from relu_frames_nb.paper.rectifying import is_rectifying
 
 MB = np.asarray(rf.zoo.mercedes_benz())
 TETRA = np.asarray(rf.zoo.platonic("tetrahedron"))

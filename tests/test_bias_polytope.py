@@ -12,7 +12,15 @@ from scipy.optimize import nnls
 from scipy.spatial import ConvexHull
 
 import relu_frames_nb as rf
-from relu_frames_nb.bias.polytope import (
+from relu_frames_nb.errors import (
+    DegenerateHullError,
+    DimensionMismatchError,
+    InputError,
+    NotAFrameError,
+    NotOmnidirectionalError,
+    TooExpensiveError,
+)
+from relu_frames_nb.paper.bias.polytope import (
     InscribingPolytope,
     _printed_ball_formula,
     _project_onto_cones,
@@ -23,15 +31,7 @@ from relu_frames_nb.bias.polytope import (
     polytope_bias,
     polytope_bias_exterior,
 )
-from relu_frames_nb.errors import (
-    DegenerateHullError,
-    DimensionMismatchError,
-    InputError,
-    NotAFrameError,
-    NotOmnidirectionalError,
-    TooExpensiveError,
-)
-from relu_frames_nb.rectifying import is_rectifying
+from relu_frames_nb.paper.rectifying import is_rectifying
 
 SQ3, SQ5 = np.sqrt(3.0), np.sqrt(5.0)
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb import _budget
+from relu_frames_nb._util import budget as _budget
 
 
 class FakeClock:
@@ -173,7 +173,7 @@ def test_the_collision_search_looks_at_the_clock_between_candidates(monkeypatch)
     """A membership proof can take an LP per point (a hull in high dimension): the search must not
     finish the 40 steps of a candidate direction after its deadline. Each proof here costs 10 s of a
     fake clock; with a 25 s limit only the proofs started before the deadline run."""
-    from relu_frames_nb import rectifying
+    from relu_frames_nb.paper import rectifying
 
     now = types.SimpleNamespace(t=0.0)
     monkeypatch.setattr(rectifying, "time", types.SimpleNamespace(perf_counter=lambda: now.t))

@@ -19,10 +19,11 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb import _budget, rectifying
-from relu_frames_nb._budget import Budget, BudgetExhausted, MemoryLimit
+from relu_frames_nb._util import budget as _budget
+from relu_frames_nb._util.budget import Budget, BudgetExhausted, MemoryLimit
 from relu_frames_nb.network import pieces
 from relu_frames_nb.network.image import check_on_image
+from relu_frames_nb.paper import rectifying
 
 GiB = 2**30
 
@@ -357,7 +358,7 @@ def test_the_polytope_bias_stops_when_its_time_is_up():
 
 def test_the_polytope_bias_reads_the_clock_inside_the_hull_steps(monkeypatch):
     """The deadline passes after the hull is built: the next step notices it."""
-    from relu_frames_nb.bias import polytope
+    from relu_frames_nb.paper.bias import polytope
 
     now = types.SimpleNamespace(t=0.0)
     monkeypatch.setattr(polytope, "time", types.SimpleNamespace(perf_counter=lambda: now.t))
@@ -376,7 +377,7 @@ def test_the_polytope_bias_reads_the_clock_inside_the_hull_steps(monkeypatch):
 def test_a_polytope_beyond_max_facets_is_refused_before_any_work_on_its_hull(monkeypatch):
     """1024 rows in R^784: the flatness test (an SVD) and the import of qhull ran before the facet bound refused the
     hull, 0.6 to 5.5 s of a polytope-bias stage given 0.2 to 1 s; the bound is asked first."""
-    from relu_frames_nb.bias import polytope
+    from relu_frames_nb.paper.bias import polytope
 
     def no_hull(*args, **kwargs):
         raise AssertionError("the hull was started")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb._pairs import collides
+from relu_frames_nb._util.pairs import collides
 from relu_frames_nb.errors import InputError
 
 SQ3 = np.sqrt(3.0)

@@ -392,7 +392,7 @@ def test_reading_the_files_counts_against_the_time_limit(triangle_files, monkeyp
 #: a check that sits in a HiGHS call past the watchdog: the silencer points descriptor 1 at /dev/null
 _SILENCED_CHILD = """
 import sys, time
-from relu_frames_nb import _lp, cli
+from relu_frames_nb import cli; from relu_frames_nb._util import lp as _lp
 
 def check_in_a_silenced_solve(*args, **kwargs):
     with _lp.quiet():

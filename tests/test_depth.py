@@ -1,4 +1,4 @@
-"""The exact half-space depth branch and bound (relu_frames_nb.depth) against independent computations.
+"""The exact half-space depth branch and bound (relu_frames_nb.paper.depth) against independent computations.
 
 * data-depth (PyPI, a C++ implementation of the exact algorithms of Dyckerhoff and Mozharovskyi) for
   n <= 5: ``depth > k`` exactly when the search says "deep";
@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-import relu_frames_nb.depth as depth_module
-from relu_frames_nb._normal import normalise
-from relu_frames_nb._rational import barycentric
-from relu_frames_nb.depth import circuit_certified, circuits_certified, halfspace_depth_at_least
-from relu_frames_nb.zero_bias import tukey_depth_origin
+import relu_frames_nb.paper.depth as depth_module
+from relu_frames_nb._util.rational import barycentric
+from relu_frames_nb.paper.depth import circuit_certified, circuits_certified, halfspace_depth_at_least
+from relu_frames_nb.paper.zero_bias import tukey_depth_origin
+from relu_frames_nb.pipeline.normal import normalise
 
 halfspace = pytest.importorskip("depth.model.multivariate.Halfspace").halfspace
 
@@ -125,7 +125,7 @@ def test_the_exact_stage_decides_zero_bias_by_depth(n):
 
 
 def test_a_bias_on_real_space_agrees_with_the_milp_on_the_faces():
-    from relu_frames_nb._budget import Budget
+    from relu_frames_nb._util.budget import Budget
     from relu_frames_nb.exact import solve_exact
 
     for seed in range(12):
@@ -163,7 +163,7 @@ def test_nnls_solve_agrees_with_scipy_and_falls_back_to_the_public_function(monk
     iteration limit raises as it does, and a SciPy without the private routine gets the public one."""
     from scipy.optimize import nnls
 
-    from relu_frames_nb import _lp
+    from relu_frames_nb._util import lp as _lp
 
     rng = np.random.default_rng(0)
     for _ in range(50):

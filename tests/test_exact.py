@@ -15,15 +15,15 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 import relu_frames_nb as rf
-from relu_frames_nb._budget import Budget
-from relu_frames_nb._lp import min_norm_point, quiet
-from relu_frames_nb._normal import normalise
-from relu_frames_nb._pairs import collides
+from relu_frames_nb._util.budget import Budget
+from relu_frames_nb._util.lp import min_norm_point, quiet
+from relu_frames_nb._util.pairs import collides
 from relu_frames_nb.domains.polyhedral import Box, Hull, Polytope
 from relu_frames_nb.errors import DimensionMismatchError, InputError, NotAFrameError
 from relu_frames_nb.exact import ExactResult, solve_exact
 from relu_frames_nb.exact._milp import solve_count
 from relu_frames_nb.exact._regions import PolyRegion
+from relu_frames_nb.pipeline.normal import normalise
 
 STATUSES = ("injective", "not injective", "undetermined")
 
@@ -624,7 +624,7 @@ def test_a_zero_bias_cover_whose_candidate_is_no_point_of_k_is_passed_over():
     # -0.05 every point of the box keeps one of rows 1, 2 and one of rows 3, 4 active (injective). The
     # zero-bias cover's MILP meets that direction as a candidate that is no point of K: it must be passed
     # over (it once crashed the engine), and the layer still decided
-    from relu_frames_nb._budget import Budget
+    from relu_frames_nb._util.budget import Budget
     from relu_frames_nb.exact import solve_exact
 
     W = np.array([[1, 0], [-1, 0], [0.02, 1], [0.02, -1]], dtype=float)

@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb._budget import Budget
-from relu_frames_nb._normal import normalise
-from relu_frames_nb._pairs import collides
+from relu_frames_nb._util.budget import Budget
+from relu_frames_nb._util.pairs import collides
 from relu_frames_nb.exact import solve_exact
 from relu_frames_nb.exact._always import (
     METHOD,
@@ -22,6 +21,7 @@ from relu_frames_nb.exact._always import (
     covering_pairs,
 )
 from relu_frames_nb.exact._regions import RoundRegion
+from relu_frames_nb.pipeline.normal import normalise
 
 #: e1, -e1, e2, -e2
 PM = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 import relu_frames_nb.experiments as ex
-from relu_frames_nb import _kernels
-from relu_frames_nb._validation import as_seed_sequence
-from relu_frames_nb.bias.correlated import sampling_bias, tukey_depth_origin
+from relu_frames_nb._util import kernels as _kernels
+from relu_frames_nb._util.validation import as_seed_sequence
 from relu_frames_nb.domains import paper_correction
 from relu_frames_nb.errors import InputError
 from relu_frames_nb.experiments import _isinj
 from relu_frames_nb.experiments._runner import EXP_ID
+from relu_frames_nb.paper.bias.correlated import sampling_bias, tukey_depth_origin
 from relu_frames_nb.zoo import gaussian
 
 SMALL = dict(n_values=[2, 3, 4], m_max=14, n_samples=6000, chunk_size=1024, block_budget=25)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb._pairs import network_collision
+from relu_frames_nb._util.pairs import network_collision
 from relu_frames_nb.domains.hull import _CERTIFY_MAX_DIM
 
 

@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb._budget import Budget
 from relu_frames_nb._layer_check import check_weights as real_check_weights
-from relu_frames_nb._normal import normalise
-from relu_frames_nb._pairs import collides, network_collision
+from relu_frames_nb._util.budget import Budget
+from relu_frames_nb._util.pairs import collides, network_collision
 from relu_frames_nb.domains import Ball, PositiveBall, Samples, Shell
 from relu_frames_nb.domains.polyhedral import Box, Hull, Polytope
 from relu_frames_nb.errors import DimensionMismatchError, InputError
 from relu_frames_nb.network import Network, check_network, preactivation_bounds, relu_box
 from relu_frames_nb.network import check as check_mod
 from relu_frames_nb.network.image import ImageResult
+from relu_frames_nb.pipeline.normal import normalise
 from relu_frames_nb.verdict import Status, Verdict
 from tests._torch_standins import Tensor
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb._budget import Budget
+from relu_frames_nb._util.budget import Budget
 from relu_frames_nb.domains import Ball, Box
 from relu_frames_nb.network import Network
 from relu_frames_nb.network import check as check_mod

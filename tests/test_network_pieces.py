@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb._budget import Budget
+from relu_frames_nb._util.budget import Budget
 from relu_frames_nb.network.image import check_on_image
 from relu_frames_nb.network.pieces import MAX_DIM
 from tests._brute_cells import largest_collision

@@ -11,7 +11,7 @@ import pytest
 
 import relu_frames_nb as rf
 from relu_frames_nb import _layer_check
-from relu_frames_nb._budget import Budget, BudgetExhausted
+from relu_frames_nb._util.budget import Budget, BudgetExhausted
 from relu_frames_nb.exact.engine import ENGINE_STAGES
 from relu_frames_nb.pipeline import Context, Evidence, Problem, Stage, Tolerances, run_stages
 from relu_frames_nb.verdict import Status
@@ -194,7 +194,7 @@ def test_the_verdict_is_built_once_and_not_changed_afterwards(monkeypatch):
 def test_counts_beyond_any_float_are_written_not_crashed_on():
     from math import comb
 
-    from relu_frames_nb._format import count_text
+    from relu_frames_nb._util.format import count_text
 
     assert count_text(comb(1568, 784)) == "2.09e+470" and count_text(25_000_000) == "2.5e+07"
     rng = np.random.default_rng(0)

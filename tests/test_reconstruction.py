@@ -1,4 +1,4 @@
-"""Tests for relu_frames_nb.reconstruction (Section "Duality and Reconstruction", App. C3/C4)."""
+"""Tests for relu_frames_nb.paper.reconstruction (Section "Duality and Reconstruction", App. C3/C4)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb import _patterns as pt
+from relu_frames_nb._util import patterns as pt
 from relu_frames_nb.errors import DimensionMismatchError, InputError, NotAFrameError, NotInjectiveError
-from relu_frames_nb.reconstruction import (
+from relu_frames_nb.paper.reconstruction import (
     LeftInverseBank,
     PReLULayer,
     prelu_inverse,
@@ -355,7 +355,7 @@ def test_bank_from_most_correlated_bases_constructor():
     L = random_layer(30, 4, seed=26, bias="zero")
     X = injective_samples(L, 300, seed=27)
     bank = LeftInverseBank.from_most_correlated_bases(L, X)
-    from relu_frames_nb.bias.correlated import most_correlated_basis
+    from relu_frames_nb.paper.bias.correlated import most_correlated_basis
 
     J = np.unique(np.sort(most_correlated_basis(L.frame, X), axis=1), axis=0)
     assert len(bank) == J.shape[0]

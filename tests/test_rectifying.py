@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 import relu_frames_nb as rf
 from relu_frames_nb.errors import InputError, TooExpensiveError
-from relu_frames_nb.rectifying import (
+from relu_frames_nb.paper.rectifying import (
     check_rectifying,
     find_collision,
     in_maximal_domain,
@@ -207,7 +207,7 @@ def test_bad_inputs():
 
 
 def test_find_collision_has_no_tol_keyword():
-    # the one pair check (relu_frames_nb._pairs.collides) replaced it; no release had the keyword
+    # the one pair check (relu_frames_nb._util.pairs.collides) replaced it; no release had the keyword
     L = rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0)
     with pytest.raises(TypeError, match="tol"):
         find_collision(L, rf.Ball(2), tol=1e-9)

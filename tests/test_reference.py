@@ -1,4 +1,4 @@
-"""Tests for relu_frames_nb.reference: the literal transcriptions agree with the fast implementations."""
+"""Tests for relu_frames_nb.paper.reference: the literal transcriptions agree with the fast implementations."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb import reference
 from relu_frames_nb.errors import (
     DegenerateHullError,
     DimensionMismatchError,
@@ -18,6 +17,7 @@ from relu_frames_nb.errors import (
     NotOmnidirectionalError,
     TooExpensiveError,
 )
+from relu_frames_nb.paper import reference
 
 SEED = 20240808
 

@@ -15,12 +15,12 @@ import pytest
 from scipy.optimize import linprog
 
 import relu_frames_nb as rf
-from relu_frames_nb._budget import Budget
-from relu_frames_nb._normal import normalise
-from relu_frames_nb._pairs import collides
+from relu_frames_nb._util.budget import Budget
+from relu_frames_nb._util.pairs import collides
 from relu_frames_nb.domains.polyhedral import Box, Hull, Polytope
 from relu_frames_nb.exact import solve_exact
 from relu_frames_nb.exact._regions import PolyRegion, region_for
+from relu_frames_nb.pipeline.normal import normalise
 
 
 def excess(Phi, a, w, margin, Z):

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb._pairs import collides
-from relu_frames_nb.depth import ball_certified, fewest_active_exceeds
+from relu_frames_nb._util.pairs import collides
 from relu_frames_nb.domains import Box, PositiveBall, Shell
 from relu_frames_nb.errors import InputError
 from relu_frames_nb.exact._removal import hull_separator, search_set
+from relu_frames_nb.paper.depth import ball_certified, fewest_active_exceeds
 
 
 def _grid(n: int, lo: float, hi: float, per: int) -> np.ndarray:

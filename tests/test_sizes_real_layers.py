@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
-from relu_frames_nb import _patterns, rectifying
-from relu_frames_nb._patterns import certify_spanning, pattern_spectra, spanning_mask, spans_rows
-from relu_frames_nb.bias.sampling import sampling_bias
-from relu_frames_nb.rectifying import _is_rectifying_per_pattern, check_rectifying, find_collision, is_rectifying
+from relu_frames_nb._util import patterns as _patterns
+from relu_frames_nb._util.patterns import certify_spanning, pattern_spectra, spanning_mask, spans_rows
+from relu_frames_nb.paper import rectifying
+from relu_frames_nb.paper.bias.sampling import sampling_bias
+from relu_frames_nb.paper.rectifying import _is_rectifying_per_pattern, check_rectifying, find_collision, is_rectifying
 
 MEMORIES = (1024, 20_000, 300_000, 2**30)
 

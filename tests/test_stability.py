@@ -1,4 +1,4 @@
-"""Tests for relu_frames_nb.stability (Section "Stability of the reconstruction", Lemma "image")."""
+"""Tests for relu_frames_nb.paper.stability (Section "Stability of the reconstruction", Lemma "image")."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 import relu_frames_nb as rf
 from relu_frames_nb.errors import DimensionMismatchError, InputError, NotAFrameError, NotInjectiveError
-from relu_frames_nb.stability import (
+from relu_frames_nb.paper.stability import (
     active_bounds,
     active_lower_bound,
     active_upper_bound,
@@ -48,7 +48,7 @@ def test_active_bounds_match_direct_eigenvalues(strict):
 
 
 def test_active_bounds_agree_with_rectifying_module():
-    from relu_frames_nb.rectifying import is_rectifying
+    from relu_frames_nb.paper.rectifying import is_rectifying
 
     L = random_layer(30, 3, seed=2)
     X = rf.Ball(3).sample(200, seed=3)

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from relu_frames_nb import _validation as v
+from relu_frames_nb._util import validation as v
 from relu_frames_nb.errors import DimensionMismatchError, InputError
 
 

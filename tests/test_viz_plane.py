@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 import relu_frames_nb as rf  # noqa: E402
-from relu_frames_nb.rectifying import find_collision, is_rectifying  # noqa: E402
+from relu_frames_nb.paper.rectifying import find_collision, is_rectifying  # noqa: E402
 from relu_frames_nb.viz import palette, plane  # noqa: E402
 
 

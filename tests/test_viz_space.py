@@ -11,8 +11,8 @@ import pytest  # noqa: E402
 from scipy.spatial import ConvexHull  # noqa: E402
 
 import relu_frames_nb as rf  # noqa: E402
-from relu_frames_nb.bias.correlated import most_correlated_basis  # noqa: E402
-from relu_frames_nb.bias.polytope import inscribing_polytope  # noqa: E402
+from relu_frames_nb.paper.bias.correlated import most_correlated_basis  # noqa: E402
+from relu_frames_nb.paper.bias.polytope import inscribing_polytope  # noqa: E402
 from relu_frames_nb.viz import space  # noqa: E402
 from relu_frames_nb.viz.readable import BOOK_COLUMN_PX  # noqa: E402
 

@@ -8,7 +8,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 import relu_frames_nb as rf
-from relu_frames_nb import reference
+from relu_frames_nb.paper import reference
 
 from . import Feedback, report
 

@@ -116,7 +116,7 @@ def _target_13_2(basis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def noisy_code_13_2(layer: rf.ReLULayer, basis: np.ndarray | None = None) -> np.ndarray:
     """The hidden code of digit DIGIT_13_2 (a layer on the data's span) plus N(0, NOISE_13_2^2) on every entry."""
-    from relu_frames_nb.local_invertibility import data_span
+    from relu_frames_nb.paper.local_invertibility import data_span
 
     V = data_span(_digits()) if basis is None else np.asarray(basis, dtype=float)
     _, c = _target_13_2(V)

@@ -31,8 +31,8 @@ from typing import Any, ClassVar, Iterator, NamedTuple
 
 import numpy as np
 
-from .._pairs import pow2_scale
-from .._validation import as_count, as_points, as_positive, as_rng
+from .._util.pairs import pow2_scale
+from .._util.validation import as_count, as_points, as_positive, as_rng
 from ..errors import InputError
 
 __all__ = [

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .._io import read_array
-from .._pairs import pow2_scale
-from .._validation import as_count, as_rng, to_float_array
+from .._util.io import read_array
+from .._util.pairs import pow2_scale
+from .._util.validation import as_count, as_rng, to_float_array
 from ..errors import DimensionMismatchError, InputError
 from ._polyhedral import Frozen, file_arg, range_text, readonly, set_attrs, short_number
 from .base import Coordinates, Domain, LinearDescription, dimension, robust_norms

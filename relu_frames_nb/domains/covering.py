@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_count, as_nonnegative, as_points, as_positive
+from .._util.validation import as_count, as_nonnegative, as_points, as_positive
 from ..errors import InputError, TooExpensiveError
 from .base import Domain
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from .._io import read_array
-from .._lp import linprog_quiet
-from .._pairs import pow2_scale
-from .._rational import in_simplex
-from .._validation import as_count, as_rng, to_float_array
+from .._util.io import read_array
+from .._util.lp import linprog_quiet
+from .._util.pairs import pow2_scale
+from .._util.rational import in_simplex
+from .._util.validation import as_count, as_rng, to_float_array
 from ..errors import InputError
 from ._polyhedral import CHUNK_ENTRIES, Frozen, U, chunks, file_arg, readonly, set_attrs
 from .base import Coordinates, Domain, LinearDescription, robust_norms
@@ -414,7 +414,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
 
         An LP finds convex weights; ``d + 1`` affinely independent points carrying them form a
         simplex, and the point's barycentric coordinates with respect to it are computed without
-        rounding (:mod:`relu_frames_nb._rational`). All ``>= 0`` proves membership. A hull of lower
+        rounding (:mod:`relu_frames_nb._util.rational`). All ``>= 0`` proves membership. A hull of lower
         affine dimension is handled in its own coordinates (the projection onto its affine hull is
         rounded once: the one step that is not exact). Above ``_CERTIFY_MAX_DIM`` dimensions the
         rational solve is too slow and a floating-point proof with rigorous error bounds takes its

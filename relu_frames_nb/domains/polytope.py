@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._io import read_npz
-from .._lp import linprog_quiet, min_norm_point
-from .._pairs import pow2_scale
-from .._validation import as_count, as_matrix, as_rng, to_float_array
+from .._util.io import read_npz
+from .._util.lp import linprog_quiet, min_norm_point
+from .._util.pairs import pow2_scale
+from .._util.validation import as_count, as_matrix, as_rng, to_float_array
 from ..errors import DimensionMismatchError, InputError
 from ._polyhedral import Frozen, U, chunks, file_arg, readonly, set_attrs
 from .base import Domain, LinearDescription, robust_norms

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_count, as_nonnegative, as_positive, as_rng
+from .._util.validation import as_count, as_nonnegative, as_positive, as_rng
 from ..errors import InputError
 from .base import Domain, Radial, certified_norm_bounds, dimension, robust_norms
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from .._io import read_array
-from .._validation import as_count, as_rng, to_float_array
+from .._util.io import read_array
+from .._util.validation import as_count, as_rng, to_float_array
 from ..errors import DimensionMismatchError, InputError
 from .base import Domain, robust_norms
 

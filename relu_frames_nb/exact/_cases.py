@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from .._pairs import PAIR_RTOL, collides
+from .._util.pairs import PAIR_RTOL, collides
 from ._hyperplanes import HyperplaneInfo
 from ._regions import PolyRegion, RoundRegion, region_for, shell_pieces
 from ._result import make_result, short_vec
@@ -52,9 +52,9 @@ def finite_result(W, alpha, K, t0, budget):
 
     Outputs are compared within each pattern of positive outputs (the others are exactly 0) by a
     k-d tree in the max-norm with a radius above every tolerance of the pair check, and each
-    candidate is confirmed by the one pair check (:func:`relu_frames_nb._pairs.collides`).
+    candidate is confirmed by the one pair check (:func:`relu_frames_nb._util.pairs.collides`).
     Where the layer is invertible near each point is a separate question
-    (:func:`relu_frames_nb.local_invertibility`, which :func:`relu_frames_nb.check` adds to the
+    (:func:`relu_frames_nb.paper.local_invertibility`, which :func:`relu_frames_nb.check` adds to the
     verdict within the time that is left).
     """
     from scipy.spatial import cKDTree

@@ -3,7 +3,7 @@ r"""The exact stage for directions: zero bias, R^n, and R^n as a superset of the
 Active sets of a zero-bias layer depend on the direction of ``x`` only, so on every domain whose
 cone of directions is all of :math:`\mathbb{R}^n` (a ball, a shell, a box around 0) the question is
 whether the half-space depth of the origin among the rows exceeds ``h``
-(:func:`relu_frames_nb.depth.halfspace_depth_at_least`: a branch and bound whose every bound comes
+(:func:`relu_frames_nb.paper.depth.halfspace_depth_at_least`: a branch and bound whose every bound comes
 from a circuit verified exactly). A layer with a bias on :math:`\mathbb{R}^n` is the same question for
 the lifted rows :math:`(\phi_i, -a_i)` with the point :math:`-e_{n+1}` kept negative (directions with
 :math:`t > 0`). And since a layer injective on :math:`\mathbb{R}^n` is injective on every subset, the
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..depth import halfspace_depth_at_least
+from ..paper.depth import halfspace_depth_at_least
 from ._hyperplanes import HyperplaneInfo
 from ._state import Run
 

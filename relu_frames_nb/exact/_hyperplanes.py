@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .._format import count_text
+from .._util.format import count_text
 
 __all__ = ["HyperplaneInfo", "hyperplane_info"]
 
@@ -81,8 +81,8 @@ def hyperplane_info(
 ) -> HyperplaneInfo:
     """``h`` for the unit-norm rows ``Phi`` (shape ``(m, n)``, spanning R^n); see the module docstring.
 
-    ``budget`` (a :class:`~relu_frames_nb._budget.Budget`) is checked between batches; its
-    :class:`~relu_frames_nb._budget.BudgetExhausted` propagates to the caller.
+    ``budget`` (a :class:`~relu_frames_nb._util.budget.Budget`) is checked between batches; its
+    :class:`~relu_frames_nb._util.budget.BudgetExhausted` propagates to the caller.
     """
     check = (lambda: None) if budget is None else (lambda: budget.check("hyperplanes through frame vectors"))
     Phi = np.asarray(Phi, dtype=float)

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._children import die_with_parent
-from .._lp import quiet
+from .._util.children import die_with_parent
+from .._util.lp import quiet
 
 __all__ = ["MilpResult", "solve_count", "solve_model", "SUBPROCESS_BINARIES"]
 
@@ -69,7 +69,7 @@ def _solve_killable(args, seconds: float) -> _Solution | None:
 
     The child is forked where the platform can (it only runs the solve, and needs no import of
     the caller's main module, which a ``python -`` script or a notebook may not have as a file).
-    It dies with its parent (:func:`relu_frames_nb._children.die_with_parent`), and the parent
+    It dies with its parent (:func:`relu_frames_nb._util.children.die_with_parent`), and the parent
     kills it on the way out, also when interrupted.
     """
     import multiprocessing

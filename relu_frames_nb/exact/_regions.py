@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._lp import linprog_quiet, min_norm_point
+from .._util.lp import linprog_quiet, min_norm_point
 from ..domains import LinearDescription
 
 __all__ = ["Region", "PolyRegion", "RoundRegion", "region_for", "shell_pieces"]

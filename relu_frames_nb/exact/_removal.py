@@ -2,11 +2,11 @@ r"""The exact stage for points of a ball or a polytope: a branch and bound over 
 
 A layer is injective on ``K`` when every point of ``K`` keeps more than ``h`` rows active. The
 counting MILP (:mod:`._milp`) bounds that number through its big-M relaxation, which says little once
-the layer is wide. This stage asks the same question the way :mod:`relu_frames_nb.depth` asks it for
+the layer is wide. This stage asks the same question the way :mod:`relu_frames_nb.paper.depth` asks it for
 directions: is there a set ``T`` of at most ``h`` rows such that every other row is strictly inactive
 at one point of ``K``? Sets of rows that cannot all be inactive in ``K`` play the part of circuits;
 each is found and proved by one least-distance problem in a ball around ``K``
-(:func:`relu_frames_nb.depth.fewest_active_exceeds`), and the domain's facets enter as rows that are
+(:func:`relu_frames_nb.paper.depth.fewest_active_exceeds`), and the domain's facets enter as rows that are
 never removed.
 
 Which set is searched (:func:`search_set`): a ball itself, with the facets ``x >= 0`` for the
@@ -27,8 +27,8 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from .._lp import linprog_quiet
-from ..depth import fewest_active_exceeds
+from .._util.lp import linprog_quiet
+from ..paper.depth import fewest_active_exceeds
 from ._hyperplanes import HyperplaneInfo
 from ._state import Run
 

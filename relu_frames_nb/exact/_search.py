@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from .._budget import BudgetExhausted
+from .._util.budget import BudgetExhausted
 from ._cases import zero_bias_faces
 from ._hyperplanes import HyperplaneInfo
 from ._milp import solve_count

@@ -5,7 +5,7 @@ r"""The state of one exact verdict: the layer in the domain's own coordinates, t
   domain's affine coordinates ``x = c + U z``), the budget, the best upper bound and the verified pair.
 
 A pair is kept only when it passes the package's one pair check
-(:func:`relu_frames_nb._pairs.collides`) and both points are certainly in ``K``
+(:func:`relu_frames_nb._util.pairs.collides`) and both points are certainly in ``K``
 (:meth:`~relu_frames_nb.domains.Domain.contains_certified`).
 """
 
@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._budget import Budget
-from .._pairs import collides
+from .._util.budget import Budget
+from .._util.pairs import collides
 from ..domains import Coordinates, Domain
 from ._regions import Region
 from ._witness import build_pair

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from .._lp import null_space
+from .._util.lp import null_space
 
 __all__ = ["build_pair", "descend", "active_rank"]
 

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from .._budget import Budget, BudgetExhausted
+from .._util.budget import Budget, BudgetExhausted
 from ..domains import Domain
 from ..pipeline import DEFAULT_TOLERANCES, Context, Evidence, Problem, Stage, run_stages
 from ._always import always_active_result

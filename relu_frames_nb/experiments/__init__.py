@@ -35,7 +35,7 @@ do not depend on the executor, the number of workers or the order of completion.
 interruption, say) loads the shards and computes only what is missing.
 
 Figure "isinj" at paper scale (3,915 frames, ``N = 5 * 10^5`` samples each) uses an exact
-filtered kernel (:mod:`relu_frames_nb._kernels`): float32 coefficients with a proven error
+filtered kernel (:mod:`relu_frames_nb._util.kernels`): float32 coefficients with a proven error
 margin, a two-pass test that skips the samples which cannot change any entry still under
 test, early decisions (the estimate only decreases, so an entry below every bias under test
 has failed for good and a frame whose entries have all failed stops), and, by default, one

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_choice, as_count, as_seed, as_seed_sequence
-from ..bias.correlated import sampling_bias
-from ..bias.polytope import polytope_bias
+from .._util.validation import as_choice, as_count, as_seed, as_seed_sequence
 from ..domains import Sphere
+from ..paper.bias.correlated import sampling_bias
+from ..paper.bias.polytope import polytope_bias
 from ..zoo import platonic
 from ._runner import EXP_ID, Cache, Result, check_executor, check_size, run_experiment
 

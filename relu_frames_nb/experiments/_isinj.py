@@ -14,11 +14,11 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .. import _kernels
-from .._validation import as_choice, as_count, as_nonnegative, as_seed, as_seed_sequence
-from ..bias.correlated import tukey_depth_origin
+from .._util import kernels as _kernels
+from .._util.validation import as_choice, as_count, as_nonnegative, as_seed, as_seed_sequence
 from ..domains import paper_correction
 from ..errors import InputError, TooExpensiveError
+from ..paper.bias.correlated import tukey_depth_origin
 from ..zoo import gaussian
 from ._runner import EXP_ID, Cache, Result, check_executor, check_ints, check_size, run_experiment
 

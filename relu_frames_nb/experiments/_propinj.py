@@ -13,12 +13,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import _kernels
-from .._validation import as_choice, as_count, as_positive, as_seed, as_seed_sequence
-from ..bias.correlated import sampling_bias
+from .._util import kernels as _kernels
+from .._util.validation import as_choice, as_count, as_positive, as_seed, as_seed_sequence
 from ..domains import Ball
 from ..errors import InputError
 from ..frames import Frame
+from ..paper.bias.correlated import sampling_bias
 from ._runner import EXP_ID, Cache, Result, check_executor, check_ints, check_size, run_experiment
 
 __all__ = ["PropinjResult", "propinj"]
@@ -147,7 +147,7 @@ def propinj(
     Following the paper literally, the frame vectors, the samples :math:`X_N` and the test
     points :math:`Y_M` are i.i.d. uniform in the unit ball (the frame is not normalized). For
     each trial the estimate :math:`\alpha^{(k)}` of
-    :func:`~relu_frames_nb.bias.correlated.sampling_bias` is recorded at about 200
+    :func:`~relu_frames_nb.paper.bias.correlated.sampling_bias` is recorded at about 200
     geometrically spaced iterations ``k``; a test point ``y`` is rectifying when at least
     ``n`` elements are active, :math:`\langle y, \phi_i\rangle \ge \alpha^{(k)}_i` (random
     frames are full spark almost surely). Elements in no most correlated basis so far keep

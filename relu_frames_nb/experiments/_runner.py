@@ -20,10 +20,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._children import die_with_parent
-from .._progress import Progress
-from .._threads import limit_blas_threads
-from .._validation import as_count
+from .._util.children import die_with_parent
+from .._util.progress import Progress
+from .._util.threads import limit_blas_threads
+from .._util.validation import as_count
 from ..errors import InputError
 
 #: the two sizes of every experiment

@@ -4,7 +4,7 @@ Private module of :mod:`relu_frames_nb.experiments`, which re-exports the public
 
 For a Gaussian layer :math:`\mathrm{ReLU}(Wx - \alpha)` with ``m`` rows in :math:`\mathbb{R}^n`, the
 question "injective on :math:`\mathbb{R}^n`?" is a half-space depth question
-(:mod:`relu_frames_nb.depth`): with zero bias, whether every closed half-space through 0 holds at least
+(:mod:`relu_frames_nb.paper.depth`): with zero bias, whether every closed half-space through 0 holds at least
 ``n`` rows; with a bias, the same for the lifted rows :math:`(w_i, -\alpha_i)` with the point
 :math:`-e_{n+1}` kept out. Each layer is decided by the exact branch and bound: "injective" is a
 proof that the depth exceeds ``n - 1`` (every bound from a circuit verified exactly), "not injective"
@@ -26,12 +26,12 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .._validation import as_count, as_positive, as_seed, as_seed_sequence
+from .._util.validation import as_count, as_positive, as_seed, as_seed_sequence
 from ..checking import check
-from ..depth import halfspace_depth_at_least
 from ..domains import Ball
 from ..errors import InputError
 from ..layer import ReLULayer
+from ..paper.depth import halfspace_depth_at_least
 from ._runner import EXP_ID, Cache, Result, check_executor, check_ints, check_size, run_experiment
 
 __all__ = [

@@ -14,7 +14,7 @@ form, fast tests, exact stage). The rule for combining is honest:
   the earlier layers (:func:`relu_frames_nb.reconstruct`) and must lie in ``K`` and map
   forward to the pair. Failing that, a local search at sample points of ``K`` looks for a
   direction in which the first :math:`k` layers are locally constant. A network pair is
-  reported only after the one pair check (:func:`relu_frames_nb._pairs.network_collision`)
+  reported only after the one pair check (:func:`relu_frames_nb._util.pairs.network_collision`)
   and certain membership of both points in ``K``; otherwise the layer is "undetermined",
   with the reason.
 
@@ -39,18 +39,18 @@ from typing import Any
 
 import numpy as np
 
-from .._budget import Budget, BudgetExhausted
-from .._format import fmt, vec
 from .._layer_check import check_weights
-from .._lp import null_space
-from .._pairs import PAIR_MIN_SEPARATION, network_collision
-from .._validation import as_rng
+from .._util.budget import Budget, BudgetExhausted
+from .._util.format import fmt, vec
+from .._util.lp import null_space
+from .._util.pairs import PAIR_MIN_SEPARATION, network_collision
+from .._util.validation import as_rng
 from ..domains import Domain
 from ..errors import InputError, NotAFrameError, NotInjectiveError
 from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer
+from ..paper.reconstruction import reconstruct
 from ..pipeline import Context, Stage, run_stages
-from ..reconstruction import reconstruct
 from ..verdict import Certificate, Status, Verdict
 from .bounds import preactivation_bounds, relu_box
 from .image import check_on_image

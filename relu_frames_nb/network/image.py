@@ -51,7 +51,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._budget import Budget, BudgetExhausted
+from .._util.budget import Budget, BudgetExhausted
 from ..domains import Domain
 from ..exact import hyperplane_info, solve_model
 from ._encoding import _encode, _input_description, _Layer, _Model, _solve_lp, _widen, _widen_one

@@ -17,8 +17,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .._budget import DEFAULT_MEMORY
-from .._validation import as_points, as_positive, to_float_array
+from .._util.budget import DEFAULT_MEMORY
+from .._util.validation import as_points, as_positive, to_float_array
 from ..errors import DimensionMismatchError, InputError
 from ..layer import CONVENTION_HELP, ReLULayer
 

@@ -50,7 +50,7 @@ from math import comb
 
 import numpy as np
 
-from .._budget import Budget, MemoryLimit
+from .._util.budget import Budget, MemoryLimit
 from ..domains import Domain, LinearDescription
 from ..exact import solve_model
 from ._encoding import _encode_into, _Layer, _Model

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from .._budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, Budget, unlimited
-from .._validation import as_rng
+from .._util.budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT, Budget, unlimited
+from .._util.validation import as_rng
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
 __all__ = ["Context", "Findings"]

@@ -1,7 +1,7 @@
 r"""The problem a check answers, in normal form, built once at the front door and never changed.
 
 :class:`Problem` holds the caller's weights, bias and domain (for the last checks in the caller's
-own coordinates), their normal form (:mod:`relu_frames_nb._normal`: every row and the domain
+own coordinates), their normal form (:mod:`relu_frames_nb.pipeline.normal`: every row and the domain
 scaled by exact powers of two, zero rows left out) and, for a layer of a network, which input set
 the layer is checked on. Every stage reads the same object; its arrays are read-only views.
 """
@@ -13,8 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .._normal import Normalised, normalise
 from ..domains import Domain
+from .normal import Normalised, normalise
 
 __all__ = ["Problem"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from .._budget import BudgetExhausted
+from .._util.budget import BudgetExhausted
 from ..verdict import Certificate, Status
 from .context import Context
 from .problem import Problem

@@ -1,6 +1,6 @@
 r"""Every tolerance of the check in one place, each with a name and what it bounds.
 
-All of them are **relative to the normal form** of the problem (:mod:`relu_frames_nb._normal`:
+All of them are **relative to the normal form** of the problem (:mod:`relu_frames_nb.pipeline.normal`:
 rows of norm in ``[1/2, 1)``, a domain of size in ``[1/2, 1)``), so they mean the same thing
 whatever units the caller's weights and data are in. A verdict's certificate lists the ones its
 proof relied on (:meth:`Tolerances.used`).

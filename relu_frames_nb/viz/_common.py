@@ -8,9 +8,9 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..bias.polytope import InscribingPolytope
 from ..errors import DimensionMismatchError, InputError
 from ..frames import Frame, as_frame
+from ..paper.bias.polytope import InscribingPolytope
 
 #: layers of a 3-D scene, in drawing order (public as :data:`relu_frames_nb.viz.space.LAYERS`)
 LAYERS = ("sphere", "caps", "correlated", "facets", "edges", "vertices", "labels", "bias_plane", "star")

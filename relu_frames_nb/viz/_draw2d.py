@@ -10,10 +10,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .._validation import as_count
+from .._util.validation import as_count
 from ..domains import Domain, RealSpace
 from ..errors import DimensionMismatchError, InputError
-from ..rectifying import is_rectifying
+from ..paper.rectifying import is_rectifying
 from . import palette
 from ._plane2d import (
     _Z,
@@ -333,7 +333,7 @@ def draw_collision(ax: Any = None, collision: Any = None, *, layer: Any = None, 
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: the axes of a new figure).
     collision : Collision or tuple of array_like
-        A :class:`~relu_frames_nb.rectifying.Collision` with ``found``, or a pair ``(x, y)``.
+        A :class:`~relu_frames_nb.paper.rectifying.Collision` with ``found``, or a pair ``(x, y)``.
     layer : ReLULayer, optional
         Needed to compute the common output when ``collision`` is a plain pair.
     annotate : bool, default True

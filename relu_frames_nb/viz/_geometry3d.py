@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_bias, as_count, as_positive
-from ..bias.correlated import most_correlated_basis
-from ..bias.polytope import InscribingPolytope, inscribing_polytope, polytope_bias
+from .._util.validation import as_bias, as_count, as_positive
 from ..domains import Domain
 from ..errors import DimensionMismatchError, InputError
+from ..paper.bias.correlated import most_correlated_basis
+from ..paper.bias.polytope import InscribingPolytope, inscribing_polytope, polytope_bias
 from ._common import frame3
 
 __all__ = [
@@ -125,7 +125,7 @@ def polytope(frame: Any, **kwargs: Any):
     frame : Frame, InscribingPolytope or array_like, shape (m, 3)
         The frame (normalized by the core); an ``InscribingPolytope`` is returned as is.
     **kwargs
-        Passed on to :func:`relu_frames_nb.bias.polytope.inscribing_polytope`
+        Passed on to :func:`relu_frames_nb.paper.bias.polytope.inscribing_polytope`
         (``facets``, ``max_facets``, ``tol``).
 
     Returns

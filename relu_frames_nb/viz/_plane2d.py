@@ -10,12 +10,12 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .._validation import as_count, as_points, as_positive
-from ..bias.correlated import most_correlated_basis
+from .._util.validation import as_count, as_points, as_positive
 from ..domains import Domain
 from ..errors import DimensionMismatchError, InputError
 from ..frames import Frame, as_frame
 from ..layer import ReLULayer, as_layer
+from ..paper.bias.correlated import most_correlated_basis
 from . import palette
 from ._shapes2d import boundary_curves
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_bias, as_count
-from ..bias.polytope import polytope_bias
+from .._util.validation import as_bias, as_count
 from ..domains import Ball, Domain
 from ..errors import InputError, NotOmnidirectionalError
+from ..paper.bias.polytope import polytope_bias
 from . import palette
 from ._common import LAYERS, facet_adjacency, frame3
 from ._geometry3d import (
@@ -177,7 +177,7 @@ class PolytopeScene:
                 raise NotOmnidirectionalError(
                     "the spherical caps need an omnidirectional frame (0 interior to its polytope, so that the facet "
                     f"cones cover R^3); got a facet with offset {self.P.offsets.min():.3g} <= 0. Add a vector, e.g. "
-                    "with relu_frames_nb.bias.polytope.complete_omnidirectional."
+                    "with relu_frames_nb.paper.bias.polytope.complete_omnidirectional."
                 )
             c = self._lazy["caps"] = spherical_caps(self.P)
         pos = c.positions() * np.float32(1.004)

@@ -16,7 +16,7 @@ import ipywidgets as W
 import numpy as np
 
 from .. import zoo
-from .._validation import as_count
+from .._util.validation import as_count
 from ..domains import Domain, parse_domain
 from ..errors import InputError, ReluFramesError
 from . import palette

@@ -13,12 +13,12 @@ from typing import Any, Callable
 import ipywidgets as W
 import numpy as np
 
-from .._threads import one_blas_thread
-from .._validation import as_count, as_nonnegative, as_positive
+from .._util.threads import one_blas_thread
+from .._util.validation import as_count, as_nonnegative, as_positive
 from ..errors import DimensionMismatchError, InputError, NotInjectiveError
 from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer, as_layer
-from ..reconstruction import reconstruct
+from ..paper.reconstruction import reconstruct
 from . import palette
 from ._widget_base import _ErrorArea, _guard, _show_png, _StateDigest, _StaticFallback
 

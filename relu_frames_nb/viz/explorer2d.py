@@ -10,14 +10,14 @@ import ipywidgets as W
 import numpy as np
 
 from .. import zoo
-from .._validation import as_count
-from ..bias.polytope import polytope_bias
+from .._util.validation import as_count
 from ..checking import check
 from ..domains import Domain
 from ..errors import InputError, ReluFramesError
 from ..frames import Frame, as_frame
 from ..layer import ReLULayer
-from ..rectifying import Collision
+from ..paper.bias.polytope import polytope_bias
+from ..paper.rectifying import Collision
 from ..verdict import Verdict
 from . import palette
 from ._plane2d import OVERLAYS, _count_lut, boundary_points

@@ -9,12 +9,12 @@ import ipywidgets as W
 import numpy as np
 
 from .. import zoo
-from .._format import fmt as _fmt
-from .._validation import as_count
-from ..bias.correlated import sampling_bias
+from .._util.format import fmt as _fmt
+from .._util.validation import as_count
 from ..domains import Domain
 from ..errors import InputError
 from ..frames import Frame, as_frame
+from ..paper.bias.correlated import sampling_bias
 from . import palette
 from ._common import LAYERS
 from ._widget_base import (

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_count
+from .._util.validation import as_count
 from ..domains import Ball, PositiveBall, RealSpace
 from ..frames import Frame
 from ..layer import ReLULayer

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_count
+from .._util.validation import as_count
 from ..errors import InputError
 
 __all__ = [

@@ -21,7 +21,7 @@ import re
 
 import numpy as np
 
-from .._io import unify_newlines
+from .._util.io import unify_newlines
 from ..errors import InputError
 
 __all__ = ["MatrixParseError", "parse_matrix", "MAX_ENTRIES"]

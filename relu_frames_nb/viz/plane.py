@@ -2,7 +2,7 @@ r"""Matplotlib views of ReLU layers on the plane (frames for :math:`\mathbb{R}^2
 
 Every ``draw_*`` function draws onto a given :class:`matplotlib.axes.Axes` and returns
 it, so the pieces combine freely. The numerical content comes from the core
-(:func:`~relu_frames_nb.rectifying.is_rectifying`, most correlated bases, polytope
+(:func:`~relu_frames_nb.paper.rectifying.is_rectifying`, most correlated bases, polytope
 biases, collisions); this module only draws. Element labels are 1-based, as in the
 paper (:math:`\phi_1, \dots, \phi_m`); function arguments are 0-based indices.
 

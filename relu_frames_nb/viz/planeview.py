@@ -6,8 +6,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .._validation import as_bias, as_count
-from ..rectifying import is_rectifying
+from .._util.validation import as_bias, as_count
+from ..paper.rectifying import is_rectifying
 from . import palette
 from ._common import check_names
 from ._draw2d import draw_domain

@@ -10,13 +10,13 @@ import ipywidgets as W
 import numpy as np
 
 from .. import zoo
-from .._format import vec as _vec
-from .._validation import as_count
+from .._util.format import vec as _vec
+from .._util.validation import as_count
 from ..domains import Ball
 from ..errors import InputError
 from ..frames import Frame, as_frame
 from ..layer import ReLULayer
-from ..reconstruction import reconstruct, relu_frame_algorithm
+from ..paper.reconstruction import reconstruct, relu_frame_algorithm
 from . import palette
 from ._draw2d import draw_domain, draw_frame_vectors, draw_halfspaces, style_axes
 from ._widget_base import (

@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .._validation import as_count
+from .._util.validation import as_count
 from ..domains import Domain
 from ..frames import Frame, as_frame
 from . import palette

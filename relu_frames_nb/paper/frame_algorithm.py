@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from ._patterns import NORMAL_EQ_MIN_RATIO, group_patterns, not_recoverable, pattern_spectra, spans_rows
-from ._validation import as_count, as_nonnegative, as_outputs, as_positive, to_float_array
-from .errors import DimensionMismatchError, InputError
-from .frames import DEFAULT_RANK_TOL
-from .layer import ReLULayer, as_layer
+from .._util.patterns import NORMAL_EQ_MIN_RATIO, group_patterns, not_recoverable, pattern_spectra, spans_rows
+from .._util.validation import as_count, as_nonnegative, as_outputs, as_positive, to_float_array
+from ..errors import DimensionMismatchError, InputError
+from ..frames import DEFAULT_RANK_TOL
+from ..layer import ReLULayer, as_layer
 
 __all__ = ["relu_frame_algorithm", "FrameAlgorithmResult"]
 

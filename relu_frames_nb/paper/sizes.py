@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from .errors import InputError
+from ..errors import InputError
 
 ENV_VAR = "RELU_FRAMES_FULL"
 _TRUE = frozenset({"1", "true", "yes", "on"})

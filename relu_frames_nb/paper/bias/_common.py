@@ -1,7 +1,7 @@
 """Private helpers of the bias estimators: most correlated bases as batched kernels.
 
-Shared by :mod:`~relu_frames_nb.bias.correlated` (most correlated bases, maximal constant bias)
-and :mod:`~relu_frames_nb.bias.sampling` (the sampling engine). Notation: the rows of ``Phi`` are
+Shared by :mod:`~relu_frames_nb.paper.bias.correlated` (most correlated bases, maximal constant bias)
+and :mod:`~relu_frames_nb.paper.bias.sampling` (the sampling engine). Notation: the rows of ``Phi`` are
 the frame vectors and ``G = X @ Phi.T`` the frame coefficients of the points ``X``.
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, TooExpensiveError
-from ..frames import Frame
+from ...errors import InputError, TooExpensiveError
+from ...frames import Frame
 
 #: ``C(m, n)`` up to which the spark of a frame is computed to decide the full-spark fast path.
 SPARK_CHECK_LIMIT = 200_000

@@ -7,7 +7,7 @@ r"""Small linear-algebra helpers of the exact verdicts that import nothing else 
   from C++ on some SciPy builds even with ``disp=False``;
 * :func:`null_space`: an orthonormal basis of the directions orthogonal to some rows;
 * :func:`nnls_solve`: SciPy's non-negative least squares for arrays known to be fit for it, without the
-  argument checks that cost a tenth of a small solve (the searches of :mod:`relu_frames_nb.depth` make
+  argument checks that cost a tenth of a small solve (the searches of :mod:`relu_frames_nb.paper.depth` make
   hundreds of thousands).
 """
 

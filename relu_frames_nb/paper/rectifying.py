@@ -18,17 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from ._budget import Budget
-from ._format import count_text
-from ._lp import null_space
-from ._pairs import PAIR_RTOL, collides
-from ._patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
-from ._progress import Progress, as_progress
-from ._validation import as_count, as_nonnegative, as_points, as_time_limit
-from .domains import Domain, as_domain
-from .errors import TooExpensiveError
-from .frames import DEFAULT_RANK_TOL
-from .layer import ReLULayer, as_layer
+from .._util.budget import Budget
+from .._util.format import count_text
+from .._util.lp import null_space
+from .._util.pairs import PAIR_RTOL, collides
+from .._util.patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
+from .._util.progress import Progress, as_progress
+from .._util.validation import as_count, as_nonnegative, as_points, as_time_limit
+from ..domains import Domain, as_domain
+from ..errors import TooExpensiveError
+from ..frames import DEFAULT_RANK_TOL
+from ..layer import ReLULayer, as_layer
 from .stability import active_lower_bound
 
 __all__ = [
@@ -82,11 +82,11 @@ def is_rectifying(
         Bound in bytes of the working arrays: the points are processed in chunks of about
         ``max_memory / (10 m)`` rows. The result does not depend on it.
     progress : None, bool or callable
-        The package's progress protocol (:mod:`relu_frames_nb._progress`): a bar on stderr (by
+        The package's progress protocol (:mod:`relu_frames_nb._util.progress`): a bar on stderr (by
         default only when the run is expected to take more than about 2 s and stderr is a
         terminal), or a callable receiving one dict per update.
     budget : Budget, optional
-        The budget of a check (:class:`relu_frames_nb._budget.Budget`): its deadline is looked at
+        The budget of a check (:class:`relu_frames_nb._util.budget.Budget`): its deadline is looked at
         between chunks of points, which are then sized to take a fraction of a second each, and
         ``BudgetExhausted`` is raised once it has passed (no partial answer).
 
@@ -441,7 +441,7 @@ def find_collision(
     keeps the norm). For a finite data set
     (:class:`Samples`) the search is exact: points with identical outputs are compared
     directly. Every returned pair passes the package's one pair check
-    (:func:`relu_frames_nb._pairs.collides`: equal outputs relative to the pair's separation)
+    (:func:`relu_frames_nb._util.pairs.collides`: equal outputs relative to the pair's separation)
     and both points are certainly in ``K`` (:meth:`~relu_frames_nb.domains.Domain.contains_certified`).
     With ``time_limit`` (seconds) the search over failing points stops when the time is up (a
     pair found is still a proof; none found says nothing).

@@ -1,4 +1,4 @@
-"""The numba versions of the kernels in :mod:`relu_frames_nb._kernels` (imported on first use).
+"""The numba versions of the kernels in :mod:`relu_frames_nb._util.kernels` (imported on first use).
 
 Kept apart so that importing the package or :mod:`relu_frames_nb.experiments` does not
 import numba (about 0.2 s); compiled functions are cached on disk (``cache=True``).

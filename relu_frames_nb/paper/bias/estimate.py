@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_bias
+from ..._util.validation import as_bias
 
 __all__ = ["BiasEstimate", "GUARANTEED", "ON_SAMPLES", "ESTIMATE"]
 
@@ -28,9 +28,9 @@ class BiasEstimate:
     values : ndarray, shape (m,)
         The bias; ``+inf`` marks an irrelevant element (any bias works for it).
     method : str
-        How it was computed: ``"sampling"`` (:func:`~relu_frames_nb.bias.sampling.sampling_bias`)
-        or ``"polytope"`` (:func:`~relu_frames_nb.bias.polytope.polytope_bias` and
-        :func:`~relu_frames_nb.bias.polytope.polytope_bias_exterior`; the domain case is in
+        How it was computed: ``"sampling"`` (:func:`~relu_frames_nb.paper.bias.sampling.sampling_bias`)
+        or ``"polytope"`` (:func:`~relu_frames_nb.paper.bias.polytope.polytope_bias` and
+        :func:`~relu_frames_nb.paper.bias.polytope.polytope_bias_exterior`; the domain case is in
         ``info["case"]``). The maximal constant bias is a float, not an estimate.
     domain : Domain or None
         The domain it refers to.

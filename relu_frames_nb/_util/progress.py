@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = ["Progress", "as_progress"]
 

@@ -3,7 +3,7 @@ r"""Is the origin deep among points? An exact branch and bound for the half-spac
 The Tukey (half-space) depth of the origin among points :math:`w_1, \dots, w_m` of
 :math:`\mathbb{R}^n` is :math:`d = \min_{x \ne 0} \#\{i : \langle w_i, x\rangle \ge 0\}`. A zero-bias
 ReLU layer with full-spark rows is injective on :math:`\mathbb{R}^n` iff :math:`d \ge n`
-(:mod:`relu_frames_nb.zero_bias`), and a biased layer on :math:`\mathbb{R}^n` is the same question for
+(:mod:`relu_frames_nb.paper.zero_bias`), and a biased layer on :math:`\mathbb{R}^n` is the same question for
 the lifted rows :math:`(w_i, -\alpha_i)` in :math:`\mathbb{R}^{n+1}` with one more point,
 :math:`-e_{n+1}`, that must stay strictly negative (directions with :math:`t > 0`).
 
@@ -30,7 +30,7 @@ Every circuit used to close or branch is **verified** on the points as given (th
 works on unit vectors, which are rounded): the barycentric coordinates of 0 in the simplex of its
 ``n + 1`` points are enclosed rigorously in floating point (an approximate inverse and
 Higham's rounding bounds for the residual, a Neumann-series bound for the error), and when that is
-inconclusive they are computed exactly in rational arithmetic (:mod:`relu_frames_nb._rational`). The
+inconclusive they are computed exactly in rational arithmetic (:mod:`relu_frames_nb._util.rational`). The
 enclosures are computed for hundreds of circuits at once (:func:`circuits_certified`) while the search
 goes on; one that fails marks the search, so an answer "depth > k" is given only after every circuit it
 used has passed, and is a proof. The search looks at its deadline between nodes.
@@ -56,11 +56,11 @@ from typing import Any
 
 import numpy as np
 
-from ._lp import linprog_quiet, nnls_solve
-from ._pairs import pow2_scale
-from ._rational import barycentric
-from ._validation import as_count, as_matrix, as_nonnegative, as_time_limit
-from .errors import InputError
+from .._util.lp import linprog_quiet, nnls_solve
+from .._util.pairs import pow2_scale
+from .._util.rational import barycentric
+from .._util.validation import as_count, as_matrix, as_nonnegative, as_time_limit
+from ..errors import InputError
 
 __all__ = [
     "DepthSearch",

@@ -16,9 +16,9 @@ Maximal constant bias
     entry of the sampling estimate.
 
 Related modules, whose public names are re-exported here for compatibility:
-:mod:`~relu_frames_nb.bias.sampling` (the sampling-based bias estimation,
+:mod:`~relu_frames_nb.paper.bias.sampling` (the sampling-based bias estimation,
 :func:`sampling_bias`, Thm "Sampling-based Bias Estimation", Algorithm 1 of App. C1) and
-:mod:`~relu_frames_nb.zero_bias` (the exact zero-bias test through the Tukey depth of the
+:mod:`~relu_frames_nb.paper.zero_bias` (the exact zero-bias test through the Tukey depth of the
 origin: :func:`tukey_depth_origin`, :func:`zero_bias_injective`, :class:`TukeyDepth`).
 """
 
@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_nonnegative, as_points, as_positive
-from ..errors import InputError, TooExpensiveError
-from ..frames import DEFAULT_RANK_TOL, as_frame
+from ..._util.validation import as_nonnegative, as_points, as_positive
+from ...errors import InputError, TooExpensiveError
+from ...frames import DEFAULT_RANK_TOL, as_frame
 from ..zero_bias import TukeyDepth, tukey_depth_origin, zero_bias_injective
 from ._common import INIT_CHOICES, SPARK_CHECK_LIMIT, coefficients, mcb_core, spark_status, unit_rows
 from .sampling import block_rows, sampling_bias
@@ -103,7 +103,7 @@ def most_correlated_basis(
     Examples
     --------
     >>> import relu_frames_nb as rf
-    >>> from relu_frames_nb.bias.correlated import most_correlated_basis
+    >>> from relu_frames_nb.paper.bias.correlated import most_correlated_basis
     >>> F = rf.zoo.mercedes_benz()
     >>> most_correlated_basis(F, [0.5, 0.8]).tolist()
     [0, 2]
@@ -189,7 +189,7 @@ def max_constant_bias(
     Examples
     --------
     >>> import relu_frames_nb as rf
-    >>> from relu_frames_nb.bias.correlated import max_constant_bias
+    >>> from relu_frames_nb.paper.bias.correlated import max_constant_bias
     >>> a = max_constant_bias(rf.zoo.mercedes_benz(), rf.Sphere(2), n_samples=50_000)
     >>> -0.5 <= a < -0.499
     True

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ._format import count_text
-from ._validation import as_count, as_positive, as_time_limit
-from .errors import TooExpensiveError
-from .frames import as_frame
+from .._util.format import count_text
+from .._util.validation import as_count, as_positive, as_time_limit
+from ..errors import TooExpensiveError
+from ..frames import as_frame
 
 __all__ = ["TukeyDepth", "tukey_depth_origin", "zero_bias_injective"]
 
@@ -310,7 +310,7 @@ def tukey_depth_origin(
     Examples
     --------
     >>> import relu_frames_nb as rf
-    >>> from relu_frames_nb.zero_bias import tukey_depth_origin
+    >>> from relu_frames_nb.paper.zero_bias import tukey_depth_origin
     >>> res = tukey_depth_origin(rf.zoo.regular_polygon(5))
     >>> res.depth, res.injective
     (2, True)
@@ -386,7 +386,7 @@ def zero_bias_injective(frame: Any, *, max_subsets: int = 2_000_000, time_limit:
     Examples
     --------
     >>> import relu_frames_nb as rf
-    >>> from relu_frames_nb.zero_bias import zero_bias_injective
+    >>> from relu_frames_nb.paper.zero_bias import zero_bias_injective
     >>> bool(zero_bias_injective(rf.zoo.regular_polygon(5)))
     True
     >>> res = zero_bias_injective(rf.zoo.mercedes_benz())

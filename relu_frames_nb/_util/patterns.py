@@ -1,8 +1,8 @@
 """Active patterns: grouping outputs by their active set, and the linear algebra on them.
 
-Private helpers shared by :mod:`~relu_frames_nb.reconstruction`,
-:mod:`~relu_frames_nb.left_inverse`, :mod:`~relu_frames_nb.frame_algorithm`,
-:mod:`~relu_frames_nb.rectifying` and :mod:`~relu_frames_nb.stability`: an active pattern is a
+Private helpers shared by :mod:`~relu_frames_nb.paper.reconstruction`,
+:mod:`~relu_frames_nb.paper.left_inverse`, :mod:`~relu_frames_nb.paper.frame_algorithm`,
+:mod:`~relu_frames_nb.paper.rectifying` and :mod:`~relu_frames_nb.paper.stability`: an active pattern is a
 row of a boolean ``(N, m)`` matrix (which frame elements are active at a point or in an output);
 rows are packed into 64-bit words to group equal patterns and to test containment, and each
 distinct pattern is factorized once.
@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import to_float_array
-from .errors import DimensionMismatchError, InputError, NotInjectiveError
+from ..errors import DimensionMismatchError, InputError, NotInjectiveError
+from .validation import to_float_array
 
 #: The normal equations of an active pattern are solved only when
 #: ``lambda_min / lambda_max`` of :math:`\Phi_J^T\Phi_J` exceeds this (relative error of order

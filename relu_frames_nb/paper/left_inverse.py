@@ -4,7 +4,7 @@ r"""Left inverses of a ReLU layer computed in advance for a list of index sets (
 of the bank (the paper suggests the most correlated bases or the facets of the inscribing
 polytope) and reconstructs an output with any set contained in its positive coordinates;
 rows no set covers are solved with their own active set, as in
-:func:`~relu_frames_nb.reconstruction.reconstruct`.
+:func:`~relu_frames_nb.paper.reconstruction.reconstruct`.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ._patterns import CHUNK_ELEMS, not_recoverable, pattern_keys, pattern_words, solve_active, spans_rows
-from ._validation import as_count, as_index_set, as_nonnegative, as_outputs, as_positive
+from .._util.patterns import CHUNK_ELEMS, not_recoverable, pattern_keys, pattern_words, solve_active, spans_rows
+from .._util.validation import as_count, as_index_set, as_nonnegative, as_outputs, as_positive
+from ..errors import DimensionMismatchError, InputError, NotAFrameError
+from ..frames import DEFAULT_RANK_TOL
+from ..layer import ReLULayer, as_layer
 from .bias.correlated import most_correlated_basis
 from .bias.polytope import inscribing_polytope
-from .errors import DimensionMismatchError, InputError, NotAFrameError
-from .frames import DEFAULT_RANK_TOL
-from .layer import ReLULayer, as_layer
 
 __all__ = ["LeftInverseBank"]
 
@@ -189,7 +189,7 @@ class LeftInverseBank:
         ----------
         layer : ReLULayer
         X : array_like, shape (N, n)
-            Samples of the data domain; :func:`relu_frames_nb.bias.correlated.most_correlated_basis`
+            Samples of the data domain; :func:`relu_frames_nb.paper.bias.correlated.most_correlated_basis`
             gives each :math:`J^*(x)`.
         rank_tol : float, default 1e-10
 
@@ -230,7 +230,7 @@ class LeftInverseBank:
         layer : ReLULayer
         rank_tol : float, default 1e-10
         **kwargs
-            Passed to :func:`relu_frames_nb.bias.polytope.inscribing_polytope`
+            Passed to :func:`relu_frames_nb.paper.bias.polytope.inscribing_polytope`
             (``facets="exact"`` or ``"simplices"``, ``max_facets``, ``tol``).
 
         Returns

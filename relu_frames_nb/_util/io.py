@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import to_float_array
-from .errors import InputError
+from ..errors import InputError
+from .validation import to_float_array
 
 __all__ = ["read_array", "read_npz", "pick_array", "existing_file", "unify_newlines", "ARRAY_SUFFIXES"]
 

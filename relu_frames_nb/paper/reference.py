@@ -7,7 +7,7 @@ each algorithm does; they are **slow by design** (no batching, no closed forms) 
 for small frames only. Use the package functions named in each docstring for real work.
 
 The module is not imported by ``relu_frames_nb`` itself; use it as
-``from relu_frames_nb import reference``.
+``from relu_frames_nb.paper import reference``.
 
 =============================  =============================================  ==========================================
 function                       paper                                          fast implementation
@@ -34,9 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_bias, as_count, as_index_set, as_points, as_positive, to_float_array
-from .bias.polytope import InscribingPolytope, inscribing_polytope
-from .errors import (
+from .._util.validation import as_bias, as_count, as_index_set, as_points, as_positive, to_float_array
+from ..errors import (
     DimensionMismatchError,
     InputError,
     NotAFrameError,
@@ -44,8 +43,9 @@ from .errors import (
     NotOmnidirectionalError,
     TooExpensiveError,
 )
-from .frames import Frame, as_frame
-from .layer import as_layer
+from ..frames import Frame, as_frame
+from ..layer import as_layer
+from .bias.polytope import InscribingPolytope, inscribing_polytope
 
 __all__ = [
     "is_admissible",

@@ -33,7 +33,7 @@ import os
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = [
     "HAVE_NUMBA",
@@ -50,7 +50,7 @@ HAVE_NUMBA = os.environ.get("RELU_FRAMES_NO_NUMBA", "") in ("", "0") and importl
 
 def _nb():
     """The numba kernels (imports numba and loads or compiles them on first use)."""
-    from . import _kernels_numba
+    from . import kernels_numba as _kernels_numba
 
     return _kernels_numba
 

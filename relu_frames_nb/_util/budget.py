@@ -14,8 +14,8 @@ import math
 import time
 from typing import Any
 
-from ._progress import Progress, as_progress
-from ._validation import as_positive, as_time_limit
+from .progress import Progress, as_progress
+from .validation import as_positive, as_time_limit
 
 __all__ = ["Budget", "BudgetExhausted", "MemoryLimit", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY", "NO_LIMIT_ABOVE"]
 
@@ -69,7 +69,7 @@ class Budget:
     memory : float
         Bytes of working memory (default 2 GiB).
     progress : None, bool or callable
-        The package's progress protocol (see :mod:`relu_frames_nb._progress`); the bar counts seconds.
+        The package's progress protocol (see :mod:`relu_frames_nb._util.progress`); the bar counts seconds.
     desc : str
         Label of the bar.
     """

@@ -13,9 +13,9 @@ Cor. "ReLU-dual II"). This module provides
 * :func:`prelu_inverse` (the PReLU excursion; the layer is :class:`~relu_frames_nb.layer.PReLULayer`).
 
 Related modules (their public names are re-exported here):
-:mod:`~relu_frames_nb.left_inverse` (:class:`LeftInverseBank`: left inverses computed in advance
+:mod:`~relu_frames_nb.paper.left_inverse` (:class:`LeftInverseBank`: left inverses computed in advance
 for a list of index sets, e.g. most correlated bases or facets of the inscribing polytope) and
-:mod:`~relu_frames_nb.frame_algorithm` (:func:`relu_frame_algorithm`, Prop. "ReLU frame algorithm").
+:mod:`~relu_frames_nb.paper.frame_algorithm` (:func:`relu_frame_algorithm`, Prop. "ReLU frame algorithm").
 
 What can be read from an output
 -------------------------------
@@ -34,12 +34,12 @@ from typing import Any
 
 import numpy as np
 
-from ._patterns import as_dual, dual_matrix, not_recoverable, solve_active, spans_rows
-from ._validation import as_index_set, as_nonnegative, as_outputs, as_positive, as_rows
-from .errors import InputError, NotAFrameError
+from .._util.patterns import as_dual, dual_matrix, not_recoverable, solve_active, spans_rows
+from .._util.validation import as_index_set, as_nonnegative, as_outputs, as_positive, as_rows
+from ..errors import InputError, NotAFrameError
+from ..frames import DEFAULT_RANK_TOL, Frame, as_frame
+from ..layer import PReLULayer, ReLULayer, as_layer
 from .frame_algorithm import FrameAlgorithmResult, relu_frame_algorithm
-from .frames import DEFAULT_RANK_TOL, Frame, as_frame
-from .layer import PReLULayer, ReLULayer, as_layer
 from .left_inverse import LeftInverseBank
 
 __all__ = [

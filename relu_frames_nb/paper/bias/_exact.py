@@ -70,8 +70,8 @@ from typing import Any
 
 import numpy as np
 
-from ..domains import Domain
-from ..errors import InputError
+from ...domains import Domain
+from ...errors import InputError
 
 __all__ = ["verify_polytope_bias", "MAX_DIM", "MAX_VECTORS", "MAX_FACET_SIZE", "MAX_CERTIFICATES"]
 

@@ -38,12 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from ._patterns import NORMAL_EQ_MIN_RATIO, group_patterns, pattern_spectra, spans_rows
-from ._validation import as_count, as_index_set, as_nonnegative, as_points, as_positive
-from .domains import Domain
-from .errors import DimensionMismatchError, InputError, NotAFrameError, NotInjectiveError
-from .frames import DEFAULT_RANK_TOL
-from .layer import ReLULayer, as_layer
+from .._util.patterns import NORMAL_EQ_MIN_RATIO, group_patterns, pattern_spectra, spans_rows
+from .._util.validation import as_count, as_index_set, as_nonnegative, as_points, as_positive
+from ..domains import Domain
+from ..errors import DimensionMismatchError, InputError, NotAFrameError, NotInjectiveError
+from ..frames import DEFAULT_RANK_TOL
+from ..layer import ReLULayer, as_layer
 
 __all__ = [
     "active_bounds",

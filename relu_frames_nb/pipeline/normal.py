@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._pairs import pow2_scale
-from .domains import Domain
-from .domains.base import robust_norms
+from .._util.pairs import pow2_scale
+from ..domains import Domain
+from ..domains.base import robust_norms
 
 __all__ = ["Normalised", "normalise"]
 

@@ -13,7 +13,7 @@ covering-radius correction is then :math:`\rho\,\|\phi_i\|`.
 The module holds the engine (a running minimum over reproducible sample blocks, with
 history, early stopping and progress) and the public :func:`sampling_bias` and
 :func:`block_rows`. Most correlated bases themselves are in
-:mod:`~relu_frames_nb.bias.correlated`.
+:mod:`~relu_frames_nb.paper.bias.correlated`.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from .._progress import Progress, as_progress
-from .._validation import as_bias, as_count, as_matrix, as_nonnegative, as_seed_sequence, as_time_limit
-from ..domains import CoveringRadius, Domain, as_domain, covering_radius, paper_correction
-from ..errors import InputError, TooExpensiveError
-from ..frames import DEFAULT_RANK_TOL, Frame, as_frame
+from ..._util.progress import Progress, as_progress
+from ..._util.validation import as_bias, as_count, as_matrix, as_nonnegative, as_seed_sequence, as_time_limit
+from ...domains import CoveringRadius, Domain, as_domain, covering_radius, paper_correction
+from ...errors import InputError, TooExpensiveError
+from ...frames import DEFAULT_RANK_TOL, Frame, as_frame
 from ._common import INIT_CHOICES, SPARK_CHECK_LIMIT, coefficients, mcb_core, nth_largest, spark_status, unit_rows
 from .estimate import ESTIMATE, GUARANTEED, ON_SAMPLES, BiasEstimate
 
@@ -566,7 +566,7 @@ def sampling_bias(
     --------
     >>> import numpy as np
     >>> import relu_frames_nb as rf
-    >>> from relu_frames_nb.bias.sampling import sampling_bias
+    >>> from relu_frames_nb.paper.bias.sampling import sampling_bias
     >>> est = sampling_bias(rf.zoo.mercedes_benz(), rf.Ball(2), n_samples=100_000, init="none")
     >>> est.guarantee, est.n_samples
     ('on-samples', 100000)

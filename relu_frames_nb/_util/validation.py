@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import DimensionMismatchError, InputError
+from ..errors import DimensionMismatchError, InputError
 
 __all__ = [
     "to_float_array",

@@ -7,7 +7,7 @@ bound theorem, :func:`max_facet_count`). The frame is *omnidirectional* when 0 i
 point of :math:`P_\Phi` (:func:`is_omnidirectional`, by the hull or by the LP of Appendix B);
 appending :math:`-\sum_i\phi_i/\|\sum_i\phi_i\|` makes any frame omnidirectional
 (:func:`complete_omnidirectional`). The polytope bias estimation built on it is in
-:mod:`~relu_frames_nb.bias.polytope`.
+:mod:`~relu_frames_nb.paper.bias.polytope`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_count, as_nonnegative, as_points
-from ..errors import DegenerateHullError, InputError, NotOmnidirectionalError, TooExpensiveError
-from ..frames import Frame, as_frame
+from ..._util.validation import as_count, as_nonnegative, as_points
+from ...errors import DegenerateHullError, InputError, NotOmnidirectionalError, TooExpensiveError
+from ...frames import Frame, as_frame
 
 __all__ = [
     "DEFAULT_MAX_FACETS",

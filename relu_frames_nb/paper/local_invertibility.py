@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ._patterns import group_patterns
-from ._validation import as_matrix, as_nonnegative, as_points, as_rng, as_time_limit
-from .frames import DEFAULT_RANK_TOL
-from .layer import as_weights
+from .._util.patterns import group_patterns
+from .._util.validation import as_matrix, as_nonnegative, as_points, as_rng, as_time_limit
+from ..frames import DEFAULT_RANK_TOL
+from ..layer import as_weights
 
 __all__ = ["LocalInvertibility", "local_invertibility", "data_span"]
 

@@ -31,7 +31,7 @@ from its class.
 
 Frames that are not unit-norm are normalized first and the result is scaled back
 (:math:`\alpha_i \|\phi_i\|`, Lemma on normalized frames). The polytope itself and
-omnidirectionality are in :mod:`~relu_frames_nb.bias.inscribing`, whose public names are
+omnidirectionality are in :mod:`~relu_frames_nb.paper.bias.inscribing`, whose public names are
 re-exported here for compatibility.
 """
 
@@ -44,10 +44,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_count, as_nonnegative, as_positive, as_time_limit
-from ..domains import Domain
-from ..errors import DimensionMismatchError, InputError, TooExpensiveError
-from ..frames import as_frame
+from ..._util.validation import as_count, as_nonnegative, as_positive, as_time_limit
+from ...domains import Domain
+from ...errors import DimensionMismatchError, InputError, TooExpensiveError
+from ...frames import as_frame
 from .estimate import GUARANTEED, BiasEstimate
 from .inscribing import (
     DEFAULT_MAX_FACETS,

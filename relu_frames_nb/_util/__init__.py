@@ -1,0 +1,1 @@
+"""Private utilities: validation, budgets and progress, formatting, exact arithmetic, LPs, kernels."""
