@@ -78,9 +78,6 @@ def test_state_dict_with_several_linear_layers_and_other_entries():
         [
             ("fc1.weight", rng.standard_normal((6, 4))),
             ("fc1.bias", rng.standard_normal(6)),
-            ("bn.weight", np.ones(6)),  # 1-D: a normalisation layer, ignored and named
-            ("bn.running_mean", np.zeros(6)),
-            ("bn.num_batches_tracked", np.array(3)),
             ("fc2.weight", rng.standard_normal((8, 6))),  # no bias
             ("out.weight", rng.standard_normal((2, 8))),
             ("out.bias", np.zeros(2)),
@@ -90,8 +87,12 @@ def test_state_dict_with_several_linear_layers_and_other_entries():
     assert net.widths == (4, 6, 8, 2)
     np.testing.assert_array_equal(net.weights[0][1], state["fc1.bias"])
     np.testing.assert_array_equal(net.weights[1][1], np.zeros(8))
-    assert "bn.weight" in net.note and "bn.running_mean" in net.note
     assert net[:-1].widths == (4, 6, 8)
+    # a normalisation layer's entries are refused by name, not dropped (tests/test_state_dict_strict.py)
+    bn = OrderedDict([*list(state.items())[:2], ("bn.weight", np.ones(6)), ("bn.running_mean", np.zeros(6)),
+                      ("bn.num_batches_tracked", np.array(3)), *list(state.items())[2:]])  # fmt: skip
+    with pytest.raises(InputError, match=r"state\['bn.running_mean'\] belongs to a normalisation layer"):
+        Network.from_state_dict(bn)
 
 
 def test_state_dict_tensors_and_errors():

@@ -191,6 +191,45 @@ def conv2d_matrix(weight: Any, bias: Any, in_shape: tuple[int, int, int], *, str
     return A, np.repeat(b, Ho * Wo), (c_out, Ho, Wo)
 
 
+#: the entries a batch normalisation layer keeps beside its 1-D weight and bias
+_NORM_STATS = ("running_mean", "running_var", "num_batches_tracked")
+#: how to read a model whose state dict cannot be read exactly
+_READ_IT_WHOLE = ("load the model in Python and use Network.from_torch(model.eval()) (traced), or export it to ONNX")
+
+
+def _refuse_unread(state: dict, used: set) -> None:
+    """Refuse a state dict with an entry that is not the weight or bias of a linear or convolutional layer, naming it.
+
+    Nothing of a state dict is dropped: a normalisation layer's keys do not say where it sits
+    relative to the ReLU nor its eps, so the network they belong to cannot be read exactly.
+    """
+    left = [k for k in state if k not in used]
+    if not left:
+        return
+    prefix = {k: k.rpartition(".")[0] for k in left}
+    batchnorm = {prefix[k] for k in left if k.rpartition(".")[2] in _NORM_STATS}
+    key = next((k for k in left if k.rpartition(".")[2] in _NORM_STATS), left[0])  # a running statistic says BatchNorm
+    others = [k for k in left if k != key]
+    also = (f" (other entries not read: {', '.join(map(repr, others[:6]))}{', ...' if len(others) > 6 else ''})"
+            if others else "")  # fmt: skip
+    last = key.rpartition(".")[2]
+    if prefix[key] in batchnorm:
+        raise InputError(f"state[{key!r}] belongs to a normalisation layer (BatchNorm): a state dict does not say where it "
+                         f"sits nor its eps, so it cannot be read exactly; {_READ_IT_WHOLE}{also}.")  # fmt: skip
+    if last == "weight" and np.ndim(state[key]) == 1:
+        raise InputError(f"state[{key!r}] is a 1-D weight, the scale of a normalisation layer (LayerNorm, GroupNorm, a "
+                         "BatchNorm without running statistics) or a PReLU's slopes: a state dict does not say which, nor "
+                         f"where it sits, so it cannot be read exactly; {_READ_IT_WHOLE}{also}.")  # fmt: skip
+    if last == "bias":
+        weight = key[: -len("bias")] + "weight"
+        what = (f"beside the 1-D {weight!r} (a normalisation layer's shift, or another layer's)" if weight in state
+                else "and the state dict has no weight of that name")  # fmt: skip
+        raise InputError(f"state[{key!r}] must be the bias of a linear or convolutional layer; it is {what}, so it cannot "
+                         f"be read exactly; {_READ_IT_WHOLE}{also}.")  # fmt: skip
+    raise InputError(f"state[{key!r}] is not the weight or bias of a linear or convolutional layer (the only entries a "
+                     f"state dict is read from), so the network cannot be read exactly; {_READ_IT_WHOLE}{also}.")
+
+
 def _natural_key(name: str) -> list:
     """``fc10`` after ``fc2``: digits compare as numbers."""
     return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", name) if t]
@@ -341,8 +380,10 @@ class Network:
         Linear layers are the 2-D entries whose name ends in ``.weight`` (or is ``weight``),
         with the entry ``<prefix>.bias`` when present; 4-D ones are ``Conv2d`` layers, read as
         the dense layer of the unrolled convolution (:func:`conv2d_matrix`) on images of
-        ``input_shape``. Other entries (1-D weights of normalisation layers, running statistics,
-        counters) are ignored and named in :attr:`note`; 0-D and 3-D weights are refused. No
+        ``input_shape``. Every other entry is refused by name (an ``InputError``): a normalisation
+        layer's weight and running statistics do not say where it sits relative to the ReLU nor
+        its eps, so the network cannot be read exactly from them (read the module itself with
+        :meth:`from_torch`); 0-D and 3-D weights are refused too. No
         torch import is needed: tensors are read through ``.detach().cpu()``. The layer names
         are kept in :attr:`names`, and the note says which layers were found.
 
@@ -418,18 +459,18 @@ class Network:
                     )
                 if ndim == 0:
                     raise InputError(f"state[{key!r}] must be the 2-D weight of a linear layer; got a 0-D value (a scalar).")
-                continue  # a 1-D weight: a normalisation layer's scale, named in the note
+                continue  # a 1-D weight: a normalisation layer's scale or a PReLU's slopes, refused by _refuse_unread
             prefix = key[: -len("weight")]
             bias_key = prefix + "bias"
             found.append((prefix.rstrip(".") or "weight", value, state.get(bias_key)))
             used.update({key, bias_key})
-        ignored = [k for k in state if k not in used]
         if not found:
             raise InputError(
                 f"state must contain at least one 2-D '*.weight' entry (a linear layer); got the keys {list(state)[:8]}."
             )
+        _refuse_unread(state, used)  # every entry is read, or the dict is refused naming it
         if any(np.ndim(W) == 4 for _, W, _ in found):
-            return cls._from_conv_state(found, ignored, order=order, last=last, input_shape=input_shape, conv=conv,
+            return cls._from_conv_state(found, order=order, last=last, input_shape=input_shape, conv=conv,
                                         memory_limit=as_positive(memory_limit, "memory_limit"))  # fmt: skip
         if conv:
             raise InputError(f"conv names convolutions ({', '.join(map(str, conv))}); the state dict has none.")
@@ -444,15 +485,11 @@ class Network:
         except DimensionMismatchError as exc:
             raise DimensionMismatchError(f"{exc} (linear layers in order: {[name for name, _, _ in chosen]})") from None
         net.names = tuple(name for name, _, _ in chosen)
-        parts = [remark] if remark else []
-        if ignored:
-            shown = ", ".join(ignored[:6]) + (", ..." if len(ignored) > 6 else "")
-            parts.append(f"state dict entries ignored (not linear layers): {shown}")
-        net.note = "; ".join(parts)
+        net.note = remark
         return net
 
     @classmethod
-    def _from_conv_state(cls, found: list, ignored: list, *, order: str, last: str, input_shape: Any,
+    def _from_conv_state(cls, found: list, *, order: str, last: str, input_shape: Any,
                          conv: Any, memory_limit: float = DEFAULT_MEMORY) -> Network:  # fmt: skip
         """:meth:`from_state_dict` for a dict with convolutions: unrolled, strides and paddings given or inferred."""
         names = [name for name, _, _ in found]
@@ -525,9 +562,6 @@ class Network:
         net.names = tuple(name for name, _, _ in layers)
         parts = ["convolutions unrolled into dense layers on images flattened channel by channel, row by row: "
                  + "; ".join(said), f"layers found: {', '.join(net.names)}"]  # fmt: skip
-        if ignored:
-            shown = ", ".join(ignored[:6]) + (", ..." if len(ignored) > 6 else "")
-            parts.append(f"state dict entries ignored (not linear or convolutional layers): {shown}")
         net.note = "; ".join(parts)
         return net
 
