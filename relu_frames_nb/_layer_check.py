@@ -102,7 +102,7 @@ class PolytopeBias(Stage):
         estimate = None
         if values is None:
             try:
-                estimate = polytope_bias(layer.frame, N.K, max_facets=self.max_facets, time_limit=ctx.remaining())
+                estimate = polytope_bias(layer.frame, N.K, max_facets=self.max_facets, ctx=ctx)
                 values = estimate.values
             except ReluFramesError as exc:
                 found.scratch["polytope"] = exc
@@ -199,7 +199,7 @@ class Collision(Stage):
         bad = found.scratch["failing"]
         k = bad.shape[0]
         pick = bad if k <= self.max_candidates else bad[ctx.generator().choice(k, self.max_candidates, replace=False)]
-        coll = find_collision(layer, problem.normal.K, points=pick, time_limit=ctx.remaining())
+        coll = find_collision(layer, problem.normal.K, points=pick, ctx=ctx)
         if not coll.found:
             return None
         margin = found.scratch.get("margin", float("nan"))
@@ -223,7 +223,7 @@ class TukeyDepth(Stage):
     def run(self, problem: Problem, ctx: Context) -> Evidence | None:
         layer, K = _as_layer(problem), problem.K
         try:
-            depth = zero_bias_injective(layer.frame, time_limit=ctx.remaining())
+            depth = zero_bias_injective(layer.frame, ctx=ctx)
         except ReluFramesError as exc:
             ctx.findings.notes.append(f"Tukey depth: {exc}")
             return None

@@ -201,3 +201,34 @@ def test_counts_beyond_any_float_are_written_not_crashed_on():
     big = rng.standard_normal((1400, 700))  # C(1400, 699) overflows a float
     with pytest.raises(rf.TooExpensiveError, match=r"e\+4\d\d subsets"):
         rf.zero_bias_injective(big)
+
+
+# --- the paper tools take the check's context ---------------------------------------------------
+def test_paper_tools_use_the_context_seed_and_time():
+    from relu_frames_nb.errors import TooExpensiveError
+    from relu_frames_nb.paper.bias.polytope import polytope_bias
+    from relu_frames_nb.paper.bias.sampling import sampling_bias
+    from relu_frames_nb.paper.rectifying import check_rectifying, find_collision
+    from relu_frames_nb.pipeline import Context
+
+    W = np.random.default_rng(3).standard_normal((7, 3))
+    L = rf.ReLULayer(W, 0.4)
+    ctx = Context.create(time_limit=60, seed=11)
+    # the context's seed replaces the tool's default seed (same samples as seed=11 given directly)
+    r1 = check_rectifying(L, rf.Ball(3), n_samples=500, ctx=ctx)
+    r2 = check_rectifying(L, rf.Ball(3), n_samples=500, seed=11)
+    assert r1.n_failed == r2.n_failed and np.array_equal(r1.failures, r2.failures)
+    a = sampling_bias(W, rf.Ball(3), n_samples=300, ctx=ctx).values
+    b = sampling_bias(W, rf.Ball(3), n_samples=300, seed=11).values
+    np.testing.assert_array_equal(a, b)
+    c = sampling_bias(W, rf.Ball(3), n_samples=300, seed=12).values
+    assert not np.array_equal(a, c)  # the seed matters, so the equality above is about the context
+    # a context with no time left caps the tool's own (larger) time limit
+    spent = Context.create(time_limit=0.0, seed=0)
+    assert Context.for_tool(spent, 100.0, 5) == (0.0, 0)
+    with pytest.raises(TooExpensiveError):
+        polytope_bias(rf.zoo.platonic("icosahedron"), rf.Sphere(3), time_limit=100.0, ctx=spent)
+    coll = find_collision(rf.ReLULayer(rf.zoo.mercedes_benz(), 0.0), rf.Ball(2), ctx=spent)
+    assert not coll.found or np.allclose(L(coll.x), L(coll.y))
+    with pytest.raises(TypeError, match="Context"):
+        find_collision(L, rf.Ball(3), ctx="fast")

@@ -29,6 +29,7 @@ from ..domains import Domain, as_domain
 from ..errors import TooExpensiveError
 from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer, as_layer
+from ..pipeline.context import Context
 from .stability import active_lower_bound
 
 __all__ = [
@@ -296,6 +297,7 @@ def check_rectifying(
     time_limit: float | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
     progress: bool | None = None,
+    ctx: Any = None,
 ) -> RectifyingCheck:
     """Test the alpha-rectifying property on a domain (all points of a finite set, else samples).
 
@@ -303,8 +305,10 @@ def check_rectifying(
     reached; the result then says how far it got (``complete=False``, ``n_checked`` of
     ``n_requested``): a failure found is still a proof of non-rectification, but "rectifying"
     is only evidence on the points checked. ``max_memory`` bounds the working arrays
-    (see :func:`is_rectifying`).
+    (see :func:`is_rectifying`). ``ctx`` (a :class:`~relu_frames_nb.pipeline.Context`), when
+    given, supplies the seed and caps the time by what the check has left.
     """
+    time_limit, seed = Context.for_tool(ctx, time_limit, seed)
     layer = as_layer(layer)
     K = as_domain(K, layer.n)
     n_samples = as_count(n_samples, "n_samples")
@@ -429,6 +433,7 @@ def find_collision(
     points: Any = None,
     max_tries: int = 200,
     time_limit: float | None = None,
+    ctx: Any = None,
 ) -> Collision:
     r"""Look for two distinct points of ``K`` with the same output.
 
@@ -444,7 +449,9 @@ def find_collision(
     (:func:`relu_frames_nb._util.pairs.collides`: equal outputs relative to the pair's separation)
     and both points are certainly in ``K`` (:meth:`~relu_frames_nb.domains.Domain.contains_certified`).
     With ``time_limit`` (seconds) the search over failing points stops when the time is up (a
-    pair found is still a proof; none found says nothing).
+    pair found is still a proof; none found says nothing). ``ctx`` (a
+    :class:`~relu_frames_nb.pipeline.Context`), when given, supplies the seed and caps the time
+    by what the check has left.
 
     Returns
     -------
@@ -460,6 +467,7 @@ def find_collision(
     >>> c.found and np.allclose(L(c.x), L(c.y)) and not np.allclose(c.x, c.y)
     True
     """
+    time_limit, seed = Context.for_tool(ctx, time_limit, seed)
     layer = as_layer(layer)
     K = as_domain(K, layer.n)
     n_samples = as_count(n_samples, "n_samples")

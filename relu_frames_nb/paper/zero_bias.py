@@ -24,6 +24,7 @@ from .._util.format import count_text
 from .._util.validation import as_count, as_positive, as_time_limit
 from ..errors import TooExpensiveError
 from ..frames import as_frame
+from ..pipeline.context import Context
 
 __all__ = ["TukeyDepth", "tukey_depth_origin", "zero_bias_injective"]
 
@@ -252,6 +253,7 @@ def tukey_depth_origin(
     tol: float = 1e-10,
     max_general: int = 20_000,
     time_limit: float | None = None,
+    ctx: Any = None,
 ) -> TukeyDepth:
     r"""Exact Tukey (half-space) depth of the origin among the frame vectors, and zero-bias injectivity.
 
@@ -277,6 +279,8 @@ def tukey_depth_origin(
         this many subsets.
     time_limit : float, optional
         Seconds; past them the enumeration stops with :class:`TooExpensiveError`.
+    ctx : relu_frames_nb.pipeline.Context, optional
+        The context of a check: when given, its remaining time caps ``time_limit``.
 
     Returns
     -------
@@ -318,6 +322,7 @@ def tukey_depth_origin(
     >>> res.depth, res.injective
     (3, True)
     """
+    time_limit, _ = Context.for_tool(ctx, time_limit, None)
     F = as_frame(frame)
     max_subsets = as_count(max_subsets, "max_subsets")
     batch = as_count(batch, "batch")
@@ -362,7 +367,8 @@ def tukey_depth_origin(
     return TukeyDepth(depth, bool(injective), x, n, m, 2 * total, full_spark=False)
 
 
-def zero_bias_injective(frame: Any, *, max_subsets: int = 2_000_000, time_limit: float | None = None) -> TukeyDepth:
+def zero_bias_injective(frame: Any, *, max_subsets: int = 2_000_000, time_limit: float | None = None,
+                        ctx: Any = None) -> TukeyDepth:
     r"""Exact test that :math:`\mathrm{ReLU}(\Phi x)` (bias 0) is injective on :math:`\mathbb{R}^n`.
 
     For a full-spark frame: injective iff the Tukey depth of the origin among the frame vectors
@@ -378,6 +384,8 @@ def zero_bias_injective(frame: Any, *, max_subsets: int = 2_000_000, time_limit:
         Refuse when ``C(m, n - 1)`` exceeds this.
     time_limit : float, optional
         Seconds (see :func:`tukey_depth_origin`).
+    ctx : relu_frames_nb.pipeline.Context, optional
+        The context of a check: when given, its remaining time caps ``time_limit``.
 
     Returns
     -------
@@ -393,4 +401,4 @@ def zero_bias_injective(frame: Any, *, max_subsets: int = 2_000_000, time_limit:
     >>> res.injective, res.depth
     (False, 1)
     """
-    return tukey_depth_origin(frame, max_subsets=max_subsets, time_limit=time_limit)
+    return tukey_depth_origin(frame, max_subsets=max_subsets, time_limit=time_limit, ctx=ctx)

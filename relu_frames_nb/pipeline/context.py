@@ -83,6 +83,23 @@ class Context:
         """A random generator made afresh from the seed (the Generator itself when one was given)."""
         return as_rng(self.seed)
 
+    @staticmethod
+    def for_tool(ctx: Context | None, time_limit: Any, seed: Any) -> tuple[Any, Any]:
+        """A paper tool's ``(time_limit, seed)`` once its ``ctx`` keyword is taken into account.
+
+        Without a context the tool's own keywords stand. With one, the tool uses the context's
+        seed and at most the time the context has left (capped by ``time_limit`` when given), so
+        a stage that calls the tool cannot be outlived by it.
+        """
+        if ctx is None:
+            return time_limit, seed
+        if not isinstance(ctx, Context):
+            raise TypeError(f"ctx must be a relu_frames_nb.pipeline.Context; got {type(ctx).__name__}.")
+        left = ctx.remaining()
+        if time_limit is not None:
+            left = min(left, float(time_limit))
+        return (None if left == float("inf") else max(left, 0.0)), ctx.seed
+
     # shortcuts
     def remaining(self) -> float:
         """Seconds left in this context's budget (``inf`` without a limit)."""

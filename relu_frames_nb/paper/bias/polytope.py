@@ -48,6 +48,7 @@ from ..._util.validation import as_count, as_nonnegative, as_positive, as_time_l
 from ...domains import Domain
 from ...errors import DimensionMismatchError, InputError, TooExpensiveError
 from ...frames import as_frame
+from ...pipeline.context import Context
 from .estimate import GUARANTEED, BiasEstimate
 from .inscribing import (
     DEFAULT_MAX_FACETS,
@@ -440,6 +441,7 @@ def polytope_bias(
     max_facets: int = DEFAULT_MAX_FACETS,
     tol: float = 1e-10,
     time_limit: float | None = None,
+    ctx: Any = None,
 ) -> BiasEstimate:
     r"""Polytope bias estimation (Thm "PBE", Prop. "pbeall"): a bias that provably makes the frame rectifying on ``K``.
 
@@ -468,6 +470,8 @@ def polytope_bias(
         cones, the facet LPs of the positive ball), and :class:`TooExpensiveError` is raised
         once it has passed. The hull itself (one qhull call) cannot be stopped: ``max_facets``
         bounds it instead.
+    ctx : relu_frames_nb.pipeline.Context, optional
+        The context of a check: when given, its remaining time caps ``time_limit``.
 
     Returns
     -------
@@ -519,6 +523,7 @@ def polytope_bias(
     >>> polytope_bias(rf.zoo.platonic("icosahedron"), "boundary").values.round(4)[:3].tolist()
     [0.4472, 0.4472, 0.4472]
     """
+    time_limit, _ = Context.for_tool(ctx, time_limit, None)
     max_facets = as_count(max_facets, "max_facets")
     tol = as_nonnegative(tol, "tol")
     seconds = as_time_limit(time_limit)

@@ -29,6 +29,7 @@ from ..._util.validation import as_bias, as_count, as_matrix, as_nonnegative, as
 from ...domains import CoveringRadius, Domain, as_domain, covering_radius, paper_correction
 from ...errors import InputError, TooExpensiveError
 from ...frames import DEFAULT_RANK_TOL, Frame, as_frame
+from ...pipeline.context import Context
 from ._common import INIT_CHOICES, SPARK_CHECK_LIMIT, coefficients, mcb_core, nth_largest, spark_status, unit_rows
 from .estimate import ESTIMATE, GUARANTEED, ON_SAMPLES, BiasEstimate
 
@@ -450,6 +451,7 @@ def sampling_bias(
     full_spark: bool | None = None,
     tie_tol: float = 1e-12,
     time_limit: float | None = None,
+    ctx: Any = None,
 ) -> BiasEstimate:
     r"""Sampling-based bias estimation (Thm "Sampling-based Bias Estimation", Algorithm 1).
 
@@ -525,6 +527,9 @@ def sampling_bias(
         Seconds after which no further chunk is started. The estimate is then the one of the
         samples processed so far (``n_samples`` says how many, ``info["time_limit_hit"]`` is
         True): for a finite data set it is no longer a guarantee but ``"on-samples"``.
+    ctx : relu_frames_nb.pipeline.Context, optional
+        The context of a check: when given, its seed replaces ``seed`` and its remaining time
+        caps ``time_limit``.
 
     Returns
     -------
@@ -575,6 +580,7 @@ def sampling_bias(
     >>> sampling_bias(rf.zoo.mercedes_benz(), rf.Ball(2), n_samples=1000).values  # init="auto"
     array([-0.5, -0.5, -0.5])
     """
+    time_limit, seed = Context.for_tool(ctx, time_limit, seed)
     F = as_frame(frame)
     dom = _domain_arg(K, F.n)
     n_samples = as_count(n_samples, "n_samples")
