@@ -630,7 +630,17 @@ class Network:
     @classmethod
     def from_torch(cls, module: Any, *, include_output: bool = False, input_shape: Any = None,
                    memory_limit: float = DEFAULT_MEMORY) -> Network:  # fmt: skip
-        """The ReLU layers of a PyTorch ``nn.Sequential`` of ``Linear`` and ``ReLU`` (torch is not imported).
+        """The ReLU layers of a PyTorch module: any piecewise-linear ``nn.Module`` traced exactly, or a chain of stand-ins.
+
+        A real ``torch.nn.Module`` is traced with ``torch.fx`` and reduced exactly to layers
+        (:mod:`relu_frames_nb.network.trace`): Linear, Conv1d/Conv2d (any stride, padding,
+        dilation, groups), BatchNorm in eval mode, average and max pooling, ReLU, LeakyReLU,
+        PReLU, residual additions and concatenations, flattening, Dropout/Identity. Any other
+        operation is refused with its name and position, and the result's forward is compared
+        with the module's own (float64) on random inputs. ``input_shape`` may then be
+        ``(features,)``, ``(C, L)``, ``(H, W)`` or ``(C, H, W)``; without it the first Linear's
+        ``in_features`` is used. The rest of this docstring describes the reading of objects
+        that only have torch's class names and attributes (no torch import):
 
         The modules are read in order (nested ``Sequential`` containers are opened): each ``Linear``
         (or ``Conv2d``) followed by a ``ReLU`` is a layer ``ReLU(W x + b)``; ``Flatten`` (the identity
@@ -673,6 +683,12 @@ class Network:
         >>> Network.from_torch([Linear(np.ones((4, 2)), np.zeros(4)), ReLU(), Linear(np.ones((3, 4)), None)])
         Network(2 -> 4)
         """
+        from .trace import is_torch_module, read_module
+
+        if is_torch_module(module):
+            pairs, last, note = read_module(module, include_output=include_output, input_shape=input_shape,
+                                            memory_limit=as_positive(memory_limit, "memory_limit"))  # fmt: skip
+            return cls._from_pairs(pairs, note=note, last=last)
         mods = [(name, mod, type(mod).__name__) for name, mod in _torch_modules(module)]
         if not mods:
             raise InputError("module must hold Linear and ReLU modules; got an empty module.")
@@ -746,6 +762,24 @@ class Network:
         if skipped:
             notes.insert(0, f"skipped (the identity at inference, or the input's flattening): {', '.join(skipped)}")
         return cls._from_pairs(layers, note="; ".join(notes), last=last)
+
+    @classmethod
+    def from_onnx(cls, path_or_model: Any, *, input_shape: Any = None, memory_limit: float = DEFAULT_MEMORY) -> Network:
+        """The network of an ONNX file (or a loaded ``onnx.ModelProto``), read exactly (needs the ``onnx`` package).
+
+        The operations Gemm, MatMul, Conv, BatchNormalization, AveragePool, GlobalAveragePool,
+        MaxPool, Relu, LeakyRelu, PRelu, Add, Sub, Mul/Div by constants, Concat, Flatten,
+        Reshape, Identity, Dropout and Constant are reduced exactly to layers
+        (:mod:`relu_frames_nb.network.onnx_reader`); any other is refused by name. An affine
+        output map (logits) is kept as an affine last layer (:attr:`last_linear`).
+        ``input_shape`` (without the batch axis) is needed when the file leaves the input's
+        sizes open, and must match them when it does not.
+        """
+        from .onnx_reader import read_onnx
+
+        pairs, last, note = read_onnx(path_or_model, input_shape=input_shape,
+                                      memory_limit=as_positive(memory_limit, "memory_limit"))  # fmt: skip
+        return cls._from_pairs(pairs, note=note, last=last)
 
     # -- the sequence of layers ------------------------------------------------------------------
     @property
