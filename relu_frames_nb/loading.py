@@ -5,7 +5,8 @@
   (the paper's, subtracted); several ``*.weight`` entries make a network;
 * ``.pt``/``.pth``: a PyTorch state dict, read with ``weights_only=True`` (no pickled code runs);
   one linear layer, the one named by ``layer_name``, or the whole network with its convolutions
-  (strides and paddings given or inferred by :meth:`Network.from_state_dict`).
+  (strides and paddings given or inferred by :meth:`Network.from_state_dict`);
+* ``.onnx``: the whole network an ONNX file computes, read exactly (:meth:`Network.from_onnx`).
 
 Every tensor of a state dict is turned into a float64 array here, exactly (bfloat16, float16 and
 float8 values are all float64 values; sparse tensors are made dense), and what cannot be read
@@ -249,6 +250,21 @@ def load_layer(weights: str | Path, *, bias: str | None = None, layer_name: str 
     return ReLULayer(W, alpha)
 
 
+def _load_onnx(path: Path, *, bias: Any, layer_name: Any, last: Any, input_shape: Any, conv: Any,
+               memory_limit: Any) -> Network:  # fmt: skip
+    """An ONNX file as the network it computes (:meth:`Network.from_onnx`); options it answers itself are refused."""
+    given = [flag for flag, value in (("--bias", bias), ("--layer", layer_name), ("--conv", conv)) if value]
+    if given:
+        raise InputError(f"{' / '.join(given)} must not be given for an ONNX file ({str(path)!r}): it holds its own biases, "
+                         "layers and convolution parameters.")  # fmt: skip
+    existing_file(path, "weights file")
+    net = Network.from_onnx(path, input_shape=input_shape, **({} if memory_limit is None else {"memory_limit": memory_limit}))
+    if last is not None and (last == "linear") != net.last_linear:
+        says = "an affine output (logits)" if net.last_linear else "a ReLU after its last layer"
+        raise InputError(f"--last-{last} must agree with the ONNX file, which ends with {says}; drop the option.")
+    return net
+
+
 def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str | None = None,
                last: str | None = None, input_shape: Any = None, conv: Any = None,
                memory_limit: float | None = None) -> tuple[Any, str]:  # fmt: skip
@@ -266,6 +282,9 @@ def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str 
     """
     if last not in (None, "relu", "linear"):
         raise InputError(f"last must be None, 'relu' or 'linear'; got {last!r}.")
+    if Path(weights).suffix.lower() == ".onnx":  # the file says its layers, biases and convolutions itself
+        return _load_onnx(Path(weights), bias=bias, layer_name=layer_name, last=last, input_shape=input_shape, conv=conv,
+                          memory_limit=memory_limit), "b"  # fmt: skip
     if layer_name is None:
         state = network_state(weights)
         if state is not None:
@@ -287,7 +306,10 @@ def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str 
     if last is not None:
         raise InputError("--last-linear / --last-relu apply to a file with several linear layers (a network); "
                          f"{str(weights)!r} holds one layer.")  # fmt: skip
-    if input_shape is not None or conv:
-        raise InputError(f"--input-shape / --conv apply to a state dict with convolutions; {str(weights)!r} has none.")
+    if conv:
+        raise InputError(f"--conv applies to a state dict with convolutions; {str(weights)!r} has none.")
     W, alpha, kind = load_weights(weights, bias=bias, layer_name=layer_name)
+    if input_shape is not None and int(np.prod(input_shape)) != W.shape[1]:  # one layer: the shape holds its inputs
+        raise InputError(f"input_shape must hold the {W.shape[1]} inputs of the layer in {str(weights)!r}; got "
+                         f"{tuple(input_shape)}, {int(np.prod(input_shape))} numbers.")  # fmt: skip
     return ReLULayer(W, alpha), kind

@@ -60,16 +60,16 @@ def at_least(minimum: int):
     return parse
 
 
-def image_shape(text: str) -> tuple[int, int, int]:
-    """``C,H,W`` (or ``H,W``: one channel) positive integers."""
+def image_shape(text: str) -> tuple[int, ...]:
+    """``C,H,W`` (or ``H,W``: one channel; or one number: the features of a network of linear layers), positive integers."""
     try:
         dims = tuple(int(t) for t in text.replace("x", ",").split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be C,H,W (or H,W) positive integers; got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be C,H,W, H,W or FEATURES, positive integers; got {text!r}") from None
     if len(dims) == 2:
         dims = (1, *dims)
-    if len(dims) != 3 or min(dims) < 1:
-        raise argparse.ArgumentTypeError(f"must be C,H,W (or H,W) positive integers; got {text!r}")
+    if len(dims) not in (1, 3) or min(dims) < 1:
+        raise argparse.ArgumentTypeError(f"must be C,H,W, H,W or FEATURES, positive integers; got {text!r}")
     return dims
 
 
@@ -136,7 +136,8 @@ CHECK_OPTIONS: tuple[Option, ...] = (
                               "help": "a network file's last layer is followed by a ReLU (the default, said in the verdict)"},
            magic=False, group="last"),
     Option(("--input-shape",), {"type": image_shape, "metavar": "C,H,W",
-                                "help": "shape of one input image, for a state dict with Conv2d layers (H,W: one channel)"},
+                                "help": "shape of one input: C,H,W for a state dict with Conv2d layers (H,W: one channel); for "
+                                        "linear layers only, it must hold their inputs (FEATURES, or H,W / C,H,W)"},
            magic=False),
     Option(("--conv",), {"type": conv_option, "action": "append", "metavar": "NAME:STRIDE:PADDING",
                          "help": "stride and padding of a Conv2d layer of the state dict (inferred when only one choice "

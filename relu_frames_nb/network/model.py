@@ -11,7 +11,6 @@ the bias convention is never guessed. Check a network with :func:`relu_frames_nb
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Any, Iterator
 
@@ -97,13 +96,30 @@ CONV_MAX_ENTRIES = 50_000_000
 CONV_MEMORY_SHARE = 0.25
 
 
-def _pair_arg(value: Any, name: str) -> tuple[int, int]:
+def _pair_arg(value: Any, name: str, minimum: int | None = None) -> tuple[int, int]:
+    """``value`` (one integer or two) as a pair of integers, each at least ``minimum`` when it is given."""
     if isinstance(value, str):
         raise InputError(f"{name} must be integers; got {value!r} (padding='same'/'valid' is not supported).")
-    t = tuple(int(v) for v in (value if isinstance(value, (tuple, list)) else (value, value)))
+    try:
+        t = tuple(int(v) for v in (value if isinstance(value, (tuple, list)) else (value, value)))
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be one integer or two; got {value!r}.") from None
     if len(t) != 2:
         raise InputError(f"{name} must be one integer or two; got {value!r}.")
+    if minimum is not None and min(t) < minimum:
+        raise InputError(f"{name} must be >= {minimum}; got {value!r}.")
     return t
+
+
+def _shape_arg(value: Any) -> tuple[int, ...]:
+    """``input_shape`` as a tuple of positive integers: ``(features,)``, ``(H, W)`` or ``(C, H, W)``."""
+    try:
+        shape = tuple(int(v) for v in (value if isinstance(value, (tuple, list)) else (value,)))
+    except (TypeError, ValueError):
+        raise InputError(f"input_shape must be positive integers: (features,), (H, W) or (C, H, W); got {value!r}.") from None
+    if not 1 <= len(shape) <= 3 or min(shape) < 1:
+        raise InputError(f"input_shape must be positive integers: (features,), (H, W) or (C, H, W); got {value!r}.")
+    return shape
 
 
 def _unrolled_shape(weight_shape: tuple, in_shape: tuple, stride: Any, padding: Any) -> tuple[int, int] | None:
@@ -228,6 +244,68 @@ def _refuse_unread(state: dict, used: set) -> None:
                          f"be read exactly; {_READ_IT_WHOLE}{also}.")  # fmt: skip
     raise InputError(f"state[{key!r}] is not the weight or bias of a linear or convolutional layer (the only entries a "
                      f"state dict is read from), so the network cannot be read exactly; {_READ_IT_WHOLE}{also}.")
+
+
+#: the most image shapes one layer of :func:`_other_input_sizes` looks at (beyond it, no other sizes are named)
+_MAX_SHAPES = 20_000
+
+
+def _other_input_sizes(convs: list, opts: list, shape0: tuple, chosen: tuple, target: int, show: int = 3) -> list:
+    """Up to ``show`` other image sizes the convolutions fit (same channels, up to twice the size), with other strides.
+
+    ``convs`` holds ``(name, kernel)`` and ``opts`` each one's ``(stride, padding)`` choices; the
+    last convolution's flattened output must have ``target`` entries. Works backward from the
+    output shapes that hold ``target`` numbers, layer by layer; returns ``(shape, choice)`` pairs
+    whose choice differs from ``chosen``.
+    """
+    bound = 2 * max(shape0[1:]) + len(convs)  # images grow by at most one pixel a layer (padding <= kernel / 2)
+    c_last = convs[-1][1].shape[0]
+    if target % c_last:
+        return []
+    hw = target // c_last
+    level = {(c_last, h, hw // h) for h in range(1, hw + 1) if hw % h == 0}
+    preds: list[dict] = []
+    for (_, K), choices in zip(reversed(convs), reversed(opts)):
+        kh, kw = K.shape[2], K.shape[3]
+        nxt: dict = {}
+        for c, h, w in level:
+            for sp in choices:
+                (sh, sw), (ph, pw) = _pair_arg(sp[0], "stride", 1), _pair_arg(sp[1], "padding", 0)
+                h0, w0 = sh * (h - 1) + kh - 2 * ph, sw * (w - 1) + kw - 2 * pw  # the smallest input of output h x w
+                for H in range(max(h0, 1), min(h0 + sh - 1, bound) + 1):
+                    for W in range(max(w0, 1), min(w0 + sw - 1, bound) + 1):
+                        nxt.setdefault((K.shape[1], H, W), []).append((sp, (c, h, w)))
+        if len(nxt) > _MAX_SHAPES:
+            return []
+        preds.insert(0, nxt)
+        level = set(nxt)
+    norm = [(_pair_arg(s, "stride", 1), _pair_arg(p, "padding", 0)) for s, p in chosen]
+
+    def another(shape):  # a fitting choice from ``shape`` that is not ``chosen`` (a few tried), else None
+        stack = [(0, shape, ())]
+        for _ in range(256):
+            if not stack:
+                return None
+            i, s, tail = stack.pop()
+            if i == len(convs):
+                if [(_pair_arg(a, "stride", 1), _pair_arg(b, "padding", 0)) for a, b in tail] != norm:
+                    return tail
+                continue
+            stack.extend((i + 1, out, (*tail, sp)) for sp, out in preds[i].get(s, ()))
+        return None
+
+    out = []
+    def nearness(s):  # the same aspect first, then the nearest
+        return (s[1] * shape0[2] != s[2] * shape0[1], abs(s[1] - shape0[1]) + abs(s[2] - shape0[2]), s)
+
+    near = sorted((s for s in preds[0] if s != tuple(shape0)), key=nearness)
+    for s in near:
+        choice = another(s)
+        if choice is not None:
+            out.append((s, choice))
+            if len(out) >= show:
+                break
+    return out
 
 
 def _natural_key(name: str) -> list:
@@ -389,8 +467,12 @@ class Network:
 
         A state dict does not hold a convolution's stride and padding. Those given in ``conv``
         are used; the others are inferred when exactly one choice (stride 1 or 2, padding 0 up
-        to half the kernel, for every convolution at once) makes the flattened output of the
-        last convolution the input size of the linear layer after it, and refused otherwise.
+        to half the kernel, for each convolution) makes the flattened output of the last
+        convolution the input size of the linear layer after it, and refused otherwise (the
+        count of the choices that fit, and a few of them). The search goes layer by layer over
+        the image shapes each convolution can produce, so it takes polynomial time. The input
+        size is the caller's: the same weights often fit other image sizes with other strides,
+        and the note names a few of them when the strides were inferred.
 
         ``order="given"`` composes the layers in the dict's order (PyTorch keeps the order in
         which the modules were registered); ``order="natural"`` sorts them by name with numbers
@@ -411,8 +493,9 @@ class Network:
             The order of the layers (see above).
         last : {"relu", "linear"}, default "relu"
             ``"linear"``: no ReLU after the last layer (a classifier's logits).
-        input_shape : (C, H, W), optional
-            The shape of one input image; needed when the dict has convolutions (they come first).
+        input_shape : (C, H, W), (H, W) or (features,), optional
+            The shape of one input image; needed when the dict has convolutions (they come first;
+            ``(H, W)`` is one channel). For linear layers only, it must hold the first layer's inputs.
         conv : mapping of str to (stride, padding), optional
             Stride and padding of the convolutions named (each an integer or a pair).
         memory_limit : float, default 2 GiB
@@ -474,6 +557,7 @@ class Network:
                                         memory_limit=as_positive(memory_limit, "memory_limit"))  # fmt: skip
         if conv:
             raise InputError(f"conv names convolutions ({', '.join(map(str, conv))}); the state dict has none.")
+        shape0 = None if input_shape is None else _shape_arg(input_shape)
         orders = {"given": found, "natural": sorted(found, key=lambda t: _natural_key(t[0]))}
         first, second = (order, "natural" if order == "given" else "given")
         chosen, remark = orders[first], ""
@@ -485,6 +569,10 @@ class Network:
         except DimensionMismatchError as exc:
             raise DimensionMismatchError(f"{exc} (linear layers in order: {[name for name, _, _ in chosen]})") from None
         net.names = tuple(name for name, _, _ in chosen)
+        if shape0 is not None and int(np.prod(shape0)) != net.n:  # linear layers only: the shape holds the inputs
+            raise DimensionMismatchError(f"input_shape must hold the {net.n} inputs of the first layer {net.names[0]} "
+                                         f"((features,), (H, W) or (C, H, W) with {net.n} numbers); got {input_shape!r}, "
+                                         f"{int(np.prod(shape0))} numbers.")  # fmt: skip
         net.note = remark
         return net
 
@@ -497,9 +585,12 @@ class Network:
             first = next(name for name, W, _ in found if np.ndim(W) == 4)
             raise InputError(f"{first}.weight is a convolution's (4-D); its layers need the image shape: pass "
                              "input_shape=(C, H, W) (command line: --input-shape C,H,W).")  # fmt: skip
-        shape0 = tuple(int(v) for v in (input_shape if isinstance(input_shape, (tuple, list)) else (input_shape,)))
-        if len(shape0) != 3 or min(shape0) < 1:
-            raise InputError(f"input_shape must be (channels, height, width); got {input_shape!r}.")
+        shape0 = _shape_arg(input_shape)
+        if len(shape0) == 2:  # (H, W): one channel
+            shape0 = (1, *shape0)
+        if len(shape0) != 3:
+            raise InputError(f"input_shape must be (channels, height, width) or (height, width) for a state dict with "
+                             f"convolutions; got {input_shape!r}.")  # fmt: skip
         layers = sorted(found, key=lambda t: _natural_key(t[0])) if order == "natural" else list(found)
         kinds = ["conv" if np.ndim(W) == 4 else "linear" for _, W, _ in layers]
         first_linear = kinds.index("linear") if "linear" in kinds else len(kinds)
@@ -516,7 +607,7 @@ class Network:
         target = int(np.shape(layers[len(convs)][1])[1]) if len(convs) < len(layers) else None
 
         def out_size(K, shape, sp):
-            (sh, sw), (ph, pw) = _pair_arg(sp[0], "stride"), _pair_arg(sp[1], "padding")
+            (sh, sw), (ph, pw) = _pair_arg(sp[0], "stride", 1), _pair_arg(sp[1], "padding", 0)
             Ho, Wo = (shape[1] + 2 * ph - K.shape[2]) // sh + 1, (shape[2] + 2 * pw - K.shape[3]) // sw + 1
             return (K.shape[0], Ho, Wo) if Ho >= 1 and Wo >= 1 else None
 
@@ -526,20 +617,57 @@ class Network:
             k = min(K.shape[2], K.shape[3])
             return [(s_, p_) for s_ in (1, 2) for p_ in range(k // 2 + 1)]
 
-        fits = []
-        for choice in itertools.product(*(options(name, K) for name, K in convs)):
-            shape = shape0
-            for (_, K), sp in zip(convs, choice):
-                shape = out_size(K, shape, sp) if shape is not None and K.shape[1] == shape[0] else None
-            if shape is not None and (target is None or int(np.prod(shape)) == target):
-                fits.append(choice)
+        opts = [options(name, K) for name, K in convs]
+        for (name, _), (sp,) in ((c, o) for c, o in zip(convs, opts) if c[0] in conv):
+            _pair_arg(sp[0], f"conv[{name!r}] stride", 1), _pair_arg(sp[1], f"conv[{name!r}] padding", 0)
+        if convs[0][1].shape[1] != shape0[0]:
+            raise DimensionMismatchError(f"input_shape {shape0} has {shape0[0]} channel{'s' * (shape0[0] != 1)}; "
+                                         f"{convs[0][0]} takes {convs[0][1].shape[1]} (its weight's second dimension).")
+        for (a, Ka), (b_, Kb) in zip(convs, convs[1:]):
+            if Kb.shape[1] != Ka.shape[0]:
+                raise DimensionMismatchError(f"{b_} takes {Kb.shape[1]} input channels; {a} gives {Ka.shape[0]}.")
+        # layer by layer, the shapes reachable after each convolution, with how many choices reach each and from where
+        # (images shrink or grow by at most one pixel a layer, so these sets stay small)
+        counts, back = {shape0: 1}, []
+        for (_, K), choices in zip(convs, opts):
+            nxt, bp = {}, {}
+            for shape, n_ways in counts.items():
+                for sp in choices:
+                    out = out_size(K, shape, sp)
+                    if out is not None:
+                        nxt[out] = nxt.get(out, 0) + n_ways
+                        bp.setdefault(out, []).append((shape, sp))
+            counts = nxt
+            back.append(bp)
+        ends = [s for s in counts if target is None or int(np.prod(s)) == target]
+        n_fits = sum(counts[s] for s in ends)
+
+        def paths(limit):
+            """Up to ``limit`` fitting choices (tuples of (stride, padding), one per convolution), from the back-pointers."""
+            found_ = []
+
+            def walk(level, shape, tail):
+                if len(found_) >= limit:
+                    return
+                if level < 0:
+                    found_.append(tuple(tail))
+                    return
+                for prev, sp in back[level][shape]:
+                    walk(level - 1, prev, [sp, *tail])
+
+            for end in ends:
+                walk(len(convs) - 1, end, [])
+            return found_
+
+        fits = paths(6)
         free = [name for name, _ in convs if name not in conv]
-        if len(fits) != 1 and (free or not fits):
-            how = ("no stride and padding" if not fits else f"{len(fits)} choices of strides and paddings")
+        if n_fits != 1:
+            how = ("no stride and padding" if not n_fits else f"{n_fits} choices of strides and paddings")
             after = f"the {target} inputs of {layers[len(convs)][0]}" if target is not None else "nothing after them"
             raise InputError(f"{how} of the convolutions {[n for n, _ in convs]} fit images of {shape0} and {after}; "
                              "give them: conv={'name': (stride, padding)} (command line: --conv NAME:STRIDE:PADDING)"
                              + (f"; choices that fit: {fits[:6]}" if fits else ""))  # fmt: skip
+        others = _other_input_sizes(convs, opts, shape0, fits[0], target) if free and target is not None else []
         unrolled, shape = [], shape0
         for (name, K), (stride, padding) in zip(convs, fits[0]):
             rows, cols = _unrolled_shape(K.shape, shape, stride, padding)  # type: ignore[misc]
@@ -562,6 +690,14 @@ class Network:
         net.names = tuple(name for name, _, _ in layers)
         parts = ["convolutions unrolled into dense layers on images flattened channel by channel, row by row: "
                  + "; ".join(said), f"layers found: {', '.join(net.names)}"]  # fmt: skip
+        if others:
+            names_ = [n for n, _ in convs]
+            fit = "; ".join(f"{c} x {h} x {w} (" + ", ".join(f"{n} stride {st}, padding {pd}" for n, (st, pd) in
+                            zip(names_, choice)) + ")" for (c, h, w), choice in others)  # fmt: skip
+            parts.append(f"strides and paddings inferred from input_shape {shape0}: a state dict does not say which input "
+                         f"size the weights were made for, and they also fit images of {fit}; if the images are not "
+                         f"{shape0[0]} x {shape0[1]} x {shape0[2]}, pass their shape, or the strides and paddings "
+                         "(command line: --input-shape, --conv)")  # fmt: skip
         net.note = "; ".join(parts)
         return net
 
