@@ -5,6 +5,9 @@ check behind :func:`relu_frames_nb.check`.
 Map of the subpackage
 ---------------------
 model   :class:`Network`: loaders, shapes, forward pass
+graph   an exact graph of affine maps, ReLU, LeakyReLU/PReLU and maxima, reduced to layers
+trace   a torch module read by torch.fx tracing into that graph (:meth:`Network.from_torch`)
+onnx_reader  an ONNX model read into that graph (:meth:`Network.from_onnx`)
 bounds  :func:`preactivation_bounds`, :func:`relu_box`: interval bounds of a layer's image
 check   :func:`check_network`: the layer-by-layer check, one :class:`~relu_frames_nb.Verdict`
         with one verdict per layer

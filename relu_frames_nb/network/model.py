@@ -20,6 +20,8 @@ from .._util.budget import DEFAULT_MEMORY
 from .._util.validation import as_points, as_positive, to_float_array
 from ..errors import DimensionMismatchError, InputError
 from ..layer import CONVENTION_HELP, ReLULayer
+from .onnx_reader import read_onnx
+from .trace import is_torch_module, read_module
 
 __all__ = ["Network", "conv2d_matrix"]
 
@@ -819,8 +821,6 @@ class Network:
         >>> Network.from_torch([Linear(np.ones((4, 2)), np.zeros(4)), ReLU(), Linear(np.ones((3, 4)), None)])
         Network(2 -> 4)
         """
-        from .trace import is_torch_module, read_module
-
         if is_torch_module(module):
             pairs, last, note = read_module(module, include_output=include_output, input_shape=input_shape,
                                             memory_limit=as_positive(memory_limit, "memory_limit"))  # fmt: skip
@@ -911,8 +911,6 @@ class Network:
         ``input_shape`` (without the batch axis) is needed when the file leaves the input's
         sizes open, and must match them when it does not.
         """
-        from .onnx_reader import read_onnx
-
         pairs, last, note = read_onnx(path_or_model, input_shape=input_shape,
                                       memory_limit=as_positive(memory_limit, "memory_limit"))  # fmt: skip
         return cls._from_pairs(pairs, note=note, last=last)
