@@ -20,7 +20,7 @@ import numpy as np
 from ._layer_check import METHODS, STAGES, check_weights
 from ._util.budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT
 from ._util.validation import as_choice, as_count, as_time_limit
-from .domains import as_domain
+from .domains import Hull, as_domain
 from .errors import InputError
 from .exact.engine import ENGINE_STAGES
 from .layer import CONVENTION_HELP, ReLULayer
@@ -28,6 +28,7 @@ from .network import Network
 from .network.check import LAYER_STAGES as NETWORK_LAYER_STAGES
 from .network.check import NETWORK_STAGES
 from .network.check import check_network as _check_network
+from .network.model import dead_unit_report
 from .paper.local_invertibility import local_invertibility
 from .pipeline import Context, Tolerances, stage_table
 from .verdict import Verdict
@@ -159,6 +160,9 @@ def check(
             }  # fmt: skip
             notes = (li.text,)
             extra["hull_hint"] = "for a verdict on the data's convex hull (a polytope) use the domain Hull(X) (hull:FILE)"
+        if K.finite or isinstance(K, Hull):  # a data set: the units it never activates (a description, not a verdict)
+            extra["dead_units"], said = dead_unit_report(model, K.points)
+            notes = (*notes, said)
         extra["stages"] = list(ctx.budget.stages)
         extra["time_limit"] = time_limit
         return replace(v, notes=(*v.notes, *notes), details={**v.details, **extra})

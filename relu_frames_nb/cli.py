@@ -251,6 +251,8 @@ def main_check(args: argparse.Namespace) -> int:
 def _main_check(args: argparse.Namespace, watch: _Watch, answer: _Answer) -> int:
     t0 = time.perf_counter()
     try:
+        if args.save_pair:  # before the check: a figure that cannot be written must not cost the verdict
+            _save_target(args.save_pair)
         model, kind = load_model(args.weights, bias=args.bias, layer_name=args.layer_name, last=args.last,
                                  input_shape=args.input_shape, conv=dict(args.conv or ()),
                                  memory_limit=args.memory_limit * 1024**3)  # fmt: skip
@@ -285,11 +287,26 @@ def _main_check(args: argparse.Namespace, watch: _Watch, answer: _Answer) -> int
     return _emit(answer, text, verdict.exit_code)
 
 
-def _save_pair(verdict: Any, model: Any, path: str) -> Any:
-    """Draw the verdict's pair into ``path`` (and say so in the verdict); without a pair, say that instead."""
+def _save_target(path: str) -> Path:
+    """``--save-pair``'s file: a .png, .pdf or .svg in a folder that exists and can be written to, else an InputError."""
     target = Path(path)
     if target.suffix.lower() not in (".png", ".pdf", ".svg"):
         raise InputError(f"--save-pair must name a .png, .pdf or .svg file; got {path!r}.")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(f"--save-pair must name a file in an existing folder; got {path!r}, and the folder "
+                         f"{str(folder)!r} does not exist (create it first).")  # fmt: skip
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"--save-pair must name a file in a folder you can write to; got {path!r} ({str(folder)!r} "
+                         "is not writable).")  # fmt: skip
+    if target.is_dir():
+        raise InputError(f"--save-pair must name a file; got the folder {path!r}.")
+    return target
+
+
+def _save_pair(verdict: Any, model: Any, path: str) -> Any:
+    """Draw the verdict's pair into ``path`` (and say so in the verdict); without a pair, say that instead."""
+    target = _save_target(path)
     if verdict.pair is None:
         return replace(verdict, notes=(*verdict.notes, f"--save-pair: no pair to draw ({verdict.status}); {path} not written"))
     out = model(verdict.pair[0])

@@ -25,6 +25,16 @@ __all__ = ["CHECK_OPTIONS", "Option", "OptionError", "Parser", "add_check_option
 METHODS = ("auto", "fast", "exact")
 
 
+def _domain_help(specs: str) -> str:
+    """The ``--domain`` help: every spelling, each with its name (``box:FILE`` said in full, its rows the bounds)."""
+    parts = []
+    for part in (p.strip() for p in specs.split(" | ")):
+        if ":" not in part and parts and parts[-1].startswith("box:") and part == "FILE":
+            part = "box:FILE (two rows: the lower and the upper bound of each coordinate)"
+        parts.append(part)
+    return " | ".join(parts)
+
+
 class OptionError(InputError):
     """A command line or magic line that the option schema refuses; ``usage`` is the parser's usage line."""
 
@@ -127,7 +137,7 @@ class Option:
 CHECK_OPTIONS: tuple[Option, ...] = (
     Option(("--bias",), {"help": "bias: file or comma-separated numbers, PyTorch convention b (alpha = -b); "
                                  "prefix 'alpha:' for the paper's"}, magic=False),
-    Option(("--domain",), {"default": "ball:1", "help": DOMAIN_SPECS}),
+    Option(("--domain",), {"default": "ball:1", "help": _domain_help(DOMAIN_SPECS)}),
     Option(("--layer",), {"dest": "layer_name", "help": "which linear layer of a state dict (its name)"}, magic=False),
     Option(("--last-linear",), {"dest": "last", "action": "store_const", "const": "linear",
                                 "help": "a network file's last layer is affine (a classifier's logits, no ReLU after it)"},

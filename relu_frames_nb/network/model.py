@@ -310,6 +310,40 @@ def _other_input_sizes(convs: list, opts: list, shape0: tuple, chosen: tuple, ta
     return out
 
 
+#: points pushed through a network at once when looking for dead units (bounds the memory of a large data set)
+_DEAD_UNIT_CHUNK = 4096
+
+
+def dead_unit_report(model: Any, X: Any) -> tuple[dict, str]:
+    """The units of ``model`` (a :class:`ReLULayer` or a :class:`Network`) never active on the data points ``X``.
+
+    Returns ``(details, text)``: ``details`` holds ``n_points`` and, per ReLU layer, its name, its
+    number of units, how many are never active and the first of their indices (at most 20);
+    ``text`` says it in plain words, e.g. "7 of 256 units of layer fc1 are never active on the
+    1000 data points (the first: 3, 17, 40)".
+    """
+    if isinstance(model, ReLULayer):
+        pts, _ = as_points(X, model.n, "X")
+        W, alpha = np.asarray(model.weights), np.asarray(model.alpha)
+        active = np.zeros(W.shape[0], dtype=bool)
+        for start in range(0, pts.shape[0], _DEAD_UNIT_CHUNK):
+            active |= (pts[start : start + _DEAD_UNIT_CHUNK] @ W.T - alpha > 0).any(axis=0)
+        dead, names, sizes = (np.flatnonzero(~active),), ("the layer",), (W.shape[0],)
+    else:
+        pts, _ = as_points(X, model.n, "X")
+        dead = model.dead_units(pts)
+        names = tuple(f"layer {nm}" if not nm.startswith("layer ") else nm for nm in model.names[: len(dead)])
+        sizes = tuple(W.shape[0] for W, _ in model.weights[: len(dead)])
+    N = pts.shape[0]
+    layers = [{"layer": nm.removeprefix("layer ") if nm != "the layer" else "1", "units": int(m), "dead": int(d.size),
+               "first": d[:20].tolist()} for nm, m, d in zip(names, sizes, dead)]  # fmt: skip
+    said = [f"{d.size} of {m} units of {nm} {'is' if d.size == 1 else 'are'} never active on the {N} data points "
+            f"(the first: {', '.join(map(str, d[:8].tolist()))}{', ...' if d.size > 8 else ''})"
+            for nm, m, d in zip(names, sizes, dead) if d.size]  # fmt: skip
+    text = "; ".join(said) if said else f"every unit is active on at least one of the {N} data points"
+    return {"n_points": int(N), "layers": layers}, text
+
+
 def _natural_key(name: str) -> list:
     """``fc10`` after ``fc2``: digits compare as numbers."""
     return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", name) if t]
@@ -1010,3 +1044,27 @@ class Network:
     def __call__(self, X: Any) -> np.ndarray:
         """Batched forward pass through every layer: shape ``(m_L,)`` or ``(N, m_L)``."""
         return self.forward(X)
+
+    def dead_units(self, X: Any) -> tuple[np.ndarray, ...]:
+        """Per ReLU layer, the indices of its units that are never active on the points ``X`` (rows).
+
+        A unit is never active when its pre-activation ``W h + b`` is ``<= 0`` at every point, so
+        its output is 0 on all of them (computed in floating point, a description of the data,
+        not a proof). An affine last layer (:attr:`last_linear`) has no ReLU and is left out.
+
+        Examples
+        --------
+        >>> net = Network.from_weights([(np.array([[1.0, 0.0], [-1.0, -1.0]]), None)])
+        >>> net.dead_units(np.array([[1.0, 2.0], [0.5, 0.0]]))
+        (array([1]),)
+        """
+        pts, _ = as_points(X, self.n, "X")
+        n_relu = len(self) - int(self._last_linear)
+        active = [np.zeros(W.shape[0], dtype=bool) for W, _ in self._weights[:n_relu]]
+        for start in range(0, pts.shape[0], _DEAD_UNIT_CHUNK):
+            H = pts[start : start + _DEAD_UNIT_CHUNK]
+            for k in range(n_relu):
+                H = self.affine(k, H)
+                active[k] |= (H > 0).any(axis=0)
+                H = np.maximum(H, 0.0)
+        return tuple(np.flatnonzero(~a) for a in active)
