@@ -507,8 +507,9 @@ def _pair_text(ex: ExactResult, x: np.ndarray, y: np.ndarray) -> str:
     """The witness, in the caller's coordinates (the engine's own text speaks of the normal form)."""
     sep = f"|x − y| = {float(np.linalg.norm(x - y)):.2g}"
     if ex.method == "null space":
-        return (f"the weights (the rows that can be active on the domain) have rank {ex.rank} < {ex.dim}: "
-                f"x = {vec(x, limit=6)} and y = x + t v with v in their null space ({sep}) have the same output")  # fmt: skip
+        # ex.rank is the rank of the rows active at x (one point), not of all the rows: say which
+        return (f"the weights miss a direction v of the domain (their rank is below {ex.dim}), so x = {vec(x, limit=6)} and "
+                f"y = x + t v ({sep}) have the same output (at x, {ex.n_active} rows are active, of rank {ex.rank})")  # fmt: skip
     return (f"witness: at x = {vec(x, limit=6)} only {ex.n_active} frame vector(s) are active (rank {ex.rank} < {ex.dim}); "
             f"x and y = {vec(y, limit=6)} ({sep}) have the same output")  # fmt: skip
 

@@ -101,3 +101,13 @@ def test_sparse_tensors_from_the_command_line_are_read(tmp_path):
             torch.save({"fc.weight": getattr(W, layout)(), "fc.bias": torch.full((3,), 0.5)}, tmp_path / "s.pt")
         rc, out, err = _run("check", tmp_path / "s.pt", "--quiet", "--json", "--time-limit", "20")
         assert rc in (0, 1, 3) and json.loads(out)["status"] != "error", err
+
+
+def test_the_null_space_text_gives_the_rank_at_one_point_as_such():
+    """Before: "the rows that can be active on the domain have rank 2 < 6", the rank of the rows active at x only."""
+    rng = np.random.default_rng(0)
+    W = rng.standard_normal((4, 6))
+    b = np.array([1.0, 1.0, -1.0, -1.0])  # at the centre only two rows are active, all four can be
+    v = rf.check(rf.ReLULayer.from_weights(W, b), rf.Ball(6), time_limit=20)
+    assert v.status == "not injective", v.text
+    assert "rows that can be active" not in v.text and "at x, 2 rows are active, of rank 2" in v.text
