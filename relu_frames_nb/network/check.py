@@ -55,6 +55,7 @@ from ..verdict import Certificate, Status, Verdict
 from .bounds import preactivation_bounds, relu_box
 from .image import check_on_image
 from .model import Network
+from .two_copy import check_two_copies, two_copy_applies
 
 __all__ = ["check_network", "BIAS_CONVENTION", "NETWORK_STAGES", "LAYER_STAGES"]
 
@@ -534,6 +535,17 @@ class _NetRun:
     pair: tuple | None = None
     pair_layer: int | None = None
     notes: list = field(default_factory=list)
+    paired_last: bool = False  # the last layer is an affine map written as the ReLU rows [W; -W] (relu_form)
+    two_copy: Any = None  # the two-copy check's result, when it ran
+
+    def two_copy_weights(self) -> tuple[list, bool]:
+        """The network's ``(W, b)`` pairs for the two-copy check, and whether its last layer is affine."""
+        pairs = [(np.asarray(W), np.asarray(b)) for W, b in self.net.weights]
+        if not self.paired_last:
+            return pairs, False
+        W, b = pairs[-1]
+        m = W.shape[0] // 2
+        return pairs[:-1] + [(W[:m], b[:m])], True
 
 
 @dataclass
@@ -576,6 +588,9 @@ class _LayerByLayer(Stage):
 
     def applies(self, run: _NetRun, ctx: Context) -> bool:
         return run.pair is None
+
+    def time_share(self, run: _NetRun) -> float:
+        return 0.5 if two_copy_applies(run.net.weights, run.K) else 1.0  # the rest for the two copies
 
     def run(self, run: _NetRun, ctx: Context) -> None:
         net, K, budget = run.net, run.K, ctx.budget
@@ -689,8 +704,32 @@ class _OnImage(Stage):
             run.pair_layer = _collision_layer(run.net, *run.pair)
 
 
+class _TwoCopies(Stage):
+    name = "two copies"
+    summary = ("small networks (input dimension ≤ 4, a few hundred units) when the layers leave it open: the whole "
+               "network at once, far pairs by a MILP over two copies of it, near pairs by the ReLUs' secant slopes")  # fmt: skip
+
+    def applies(self, run: _NetRun, ctx: Context) -> bool:
+        return (run.pair is None and not _all_certified(run) and two_copy_applies(run.net.weights, run.K)
+                and not ctx.budget.expired())  # fmt: skip
+
+    def run(self, run: _NetRun, ctx: Context) -> None:
+        net, K = run.net, run.K
+        weights, linear = run.two_copy_weights()
+        res = check_two_copies(weights, K, budget=ctx.budget, linear_last=linear,
+                               verify_pair=lambda x, y: _verified(net, K, x, y) is not None)  # fmt: skip
+        run.two_copy = res
+        if res.status == "not injective" and res.pair is not None:
+            run.pair = tuple(np.asarray(p, dtype=float) for p in res.pair)
+            run.pair_layer = _collision_layer(net, *run.pair)
+
+
+def _all_certified(run: _NetRun) -> bool:
+    return len(run.checks) == len(run.net) and all(c.status == Status.INJECTIVE for c in run.checks)
+
+
 #: a network's own stages
-NETWORK_STAGES = (_FirstLook(), _LayerByLayer())
+NETWORK_STAGES = (_FirstLook(), _LayerByLayer(), _TwoCopies())
 #: what each layer of a network runs, in order
 LAYER_STAGES = (_OnInputSet(), _NetworkPair(), _OnImage())
 
@@ -711,7 +750,8 @@ def _layer_line(lr: _LayerRun, seconds: float) -> Verdict:
                    notes=() if own is None else own.notes, seconds=seconds, details=lr.details)  # fmt: skip
 
 
-def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed: Any = 0) -> Verdict:
+def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed: Any = 0,
+                  _paired_last: bool = False) -> Verdict:
     r"""Whether the ReLU network ``net`` is injective on ``K``: :data:`NETWORK_STAGES` (see the module docstring).
 
     Each layer gets an equal share of the time that is left when it starts. A network whose
@@ -725,11 +765,13 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
             inner = Network.from_weights(net.weights[:-1], note=net.note)
             inner.names = net.names[:-1]
             return _injective_last(check_network(inner, K, method=method, budget=budget, seed=seed), net)
-        return _affine_last(check_network(net.relu_form(), K, method=method, budget=budget, seed=seed), net)
+        return _affine_last(check_network(net.relu_form(), K, method=method, budget=budget, seed=seed, _paired_last=True),
+                            net)
     if not K.finite and len(net) > 1:
         merged, folded = merge_affine(net, K)
         if folded:
-            return _merged_back(check_network(merged, K, method=method, budget=budget, seed=seed), net, K, folded)
+            return _merged_back(check_network(merged, K, method=method, budget=budget, seed=seed, _paired_last=_paired_last),
+                                net, K, folded)
     t0 = time.perf_counter()
     if K.finite:
         try:
@@ -738,7 +780,7 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
             text = f"undetermined on {K.describe()} — time limit reached during {exc.stage}"
             return Verdict(Status.UNDETERMINED, "", text, K.describe(), seconds=time.perf_counter() - t0,
                            details=_details(net))  # fmt: skip
-    run = _NetRun(net, K, method, seed, K.describe())
+    run = _NetRun(net, K, method, seed, K.describe(), paired_last=_paired_last)
     run_stages(NETWORK_STAGES, run, Context(budget, seed), stop_at_deadline=False)
     return _network_verdict(run, t0)
 
@@ -748,15 +790,23 @@ def _network_verdict(run: _NetRun, t0: float) -> Verdict:
     net, where, checks, pair, notes = run.net, run.where, run.checks, run.pair, run.notes
     L = len(net)
     details = _details(net)
+    tc = run.two_copy
+    if tc is not None:
+        details["two_copy"] = {"status": tc.status, "text": tc.text, "far_bound": tc.far_bound, "cells": tc.cells,
+                               "lps": tc.lps, "seconds": tc.seconds}  # fmt: skip
     if pair is not None:
         status = Status.NOT_INJECTIVE
         text = (f"not injective on {where} — {vec(pair[0], limit=6)} and {vec(pair[1], limit=6)} share the output of "
                 f"layer {run.pair_layer} (verified)")  # fmt: skip
         cert = None
-    elif len(checks) == L and all(c.status == Status.INJECTIVE for c in checks):
+    elif _all_certified(run):
         status = Status.INJECTIVE
         text = f"injective on {where} — every layer certified on its input set or a set containing it ({L} layers)"
         cert = Certificate("every layer", f"each of the {L} layers is injective on a set containing its input", domain=where)
+    elif run.two_copy is not None and run.two_copy.status == "injective":
+        status = Status.INJECTIVE
+        text = f"injective on {where} — the whole network at once, by two copies: {run.two_copy.text}"
+        cert = Certificate("two copies", f"the network is injective on {where}: {run.two_copy.text}", domain=where)
     else:
         status, cert = Status.UNDETERMINED, None
         open_ = [str(c.details["layer"]) for c in checks if c.status != Status.INJECTIVE]
@@ -769,6 +819,8 @@ def _network_verdict(run: _NetRun, t0: float) -> Verdict:
             parts.append(f"{', '.join(skipped)} not checked (time limit)")
         parts.append(f"{', '.join(done)} certified" if done else "none certified")
         text = f"undetermined on {where} — " + "; ".join(parts)
+        if run.two_copy is not None:
+            text += f"; the whole network by two copies: {run.two_copy.text}"
     if net.note:
         notes.append(net.note)
     notes.append(BIAS_CONVENTION)

@@ -520,8 +520,11 @@ def _largest_clique(edges: np.ndarray, m: int, d: int, lower: int, budget, *, ex
 # -- far pairs: two copies of the encoding, one binary per row shared ---------------------------------------------
 
 
-def _far_pairs(layers, desc, s, R, c0, Lq, Uq, budget, res: PiecesResult) -> bool:
-    """True when no two inputs at max-norm distance >= DELTA (normalised) collide; else maybe a candidate pair."""
+def _far_pairs(layers, desc, s, R, c0, Lq, Uq, budget, res: PiecesResult, *, linear: bool = False) -> bool:
+    """True when no two inputs at max-norm distance >= DELTA (normalised) collide; else maybe a candidate pair.
+
+    ``linear``: the rows have no ReLU after them (both copies' values equal, whatever their sign).
+    """
     M = _Model(desc, s)
     x1 = np.arange(desc.n)
     z1 = _encode_into(M, x1, layers, relax=False)
@@ -529,6 +532,9 @@ def _far_pairs(layers, desc, s, R, c0, Lq, Uq, budget, res: PiecesResult) -> boo
     z2 = _encode_into(M, x2, layers, relax=False)
     for i in range(R.shape[0]):
         lo, hi = Lq[i], Uq[i]
+        if linear:
+            M.add_row(np.r_[z1, z2], np.r_[R[i], -R[i]], 0.0, 0.0)
+            continue
         if hi <= 0:
             continue  # off at both copies
         if lo >= 0:
