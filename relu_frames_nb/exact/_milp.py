@@ -34,6 +34,21 @@ __all__ = ["MilpResult", "solve_count", "solve_model", "SUBPROCESS_BINARIES"]
 #: ran 375 s past a 30 s limit in the solver's own process). The environment variable
 #: ``RFNB_MILP_CHILD=always`` sends every solve to a child (the interrupt tests use it).
 SUBPROCESS_BINARIES = 3000
+#: ... and so are models with more non-zero coefficients than this, whatever their binaries: a
+#: 1024 x 784 layer on the hull of 500 points (1024 binaries, 1.3 million coefficients) ran 60 s
+#: past a 6 s limit in HiGHS's presolve at load 8, where its own clock is not read
+SUBPROCESS_NONZEROS = 200_000
+
+
+def _nonzeros(cons) -> int:
+    """The non-zero coefficients of the constraints (``LinearConstraint`` objects, dense or sparse)."""
+    total = 0
+    for con in cons if isinstance(cons, (list, tuple)) else [cons]:
+        A = getattr(con, "A", None)
+        if A is None:
+            continue
+        total += int(A.nnz) if hasattr(A, "nnz") else int(np.count_nonzero(A))
+    return total
 
 
 @dataclass(frozen=True)
@@ -100,9 +115,9 @@ def solve_model(c, integrality, var_bounds, cons, *, time_limit: float, binaries
     """One ``scipy.optimize.milp`` solve with the package's tolerances; None when a child solve was killed.
 
     Tolerances are tighter than HiGHS's defaults (1e-6 / 1e-7), well below the margins the
-    callers put into their models. Models with more than :data:`SUBPROCESS_BINARIES` binaries
-    (or all of them, with ``RFNB_MILP_CHILD=always``) are solved in a child process that is
-    killed a second after the limit. Solver errors propagate.
+    callers put into their models. Models with more than :data:`SUBPROCESS_BINARIES` binaries or
+    :data:`SUBPROCESS_NONZEROS` coefficients (or all of them, with ``RFNB_MILP_CHILD=always``) are
+    solved in a child process that is killed a second after the limit. Solver errors propagate.
     """
     options = {
         "time_limit": max(float(time_limit), 0.05),
@@ -112,7 +127,8 @@ def solve_model(c, integrality, var_bounds, cons, *, time_limit: float, binaries
         "primal_feasibility_tolerance": 1e-9,
     }
     args = (c, integrality, var_bounds, cons, options)
-    if binaries > SUBPROCESS_BINARIES or os.environ.get("RFNB_MILP_CHILD") == "always":
+    if (binaries > SUBPROCESS_BINARIES or _nonzeros(cons) > SUBPROCESS_NONZEROS
+            or os.environ.get("RFNB_MILP_CHILD") == "always"):
         # the child gets the limit plus a second for starting it; killed after that
         return _solve_killable(args, options["time_limit"] + 1.0)
     return _solve(*args)

@@ -26,6 +26,17 @@ import numpy as np
 from .._util.lp import linprog_quiet, min_norm_point
 from ..domains import LinearDescription
 
+#: the least time given to one LP with a time limit (seconds): a deadline already passed still lets HiGHS start and
+#: return at once, instead of an error for a non-positive limit
+MIN_LP_SECONDS = 0.05
+
+
+def _lp_time(time_limit: float | None) -> dict:
+    """HiGHS options for a call that must return within ``time_limit`` seconds (none when unlimited)."""
+    if time_limit is None or not np.isfinite(time_limit):
+        return {}
+    return {"time_limit": max(float(time_limit), MIN_LP_SECONDS)}
+
 __all__ = ["Region", "PolyRegion", "RoundRegion", "region_for", "shell_pieces"]
 
 
@@ -51,17 +62,26 @@ class Region:
     def cell_empty(self, Phi_Z: np.ndarray, beta_Z: np.ndarray) -> bool:
         raise NotImplementedError
 
-    def cell_point(self, Phi_Z: np.ndarray, alpha_Z: np.ndarray) -> tuple[np.ndarray | None, Any]:
+    def cell_point(self, Phi_Z: np.ndarray, alpha_Z: np.ndarray,
+                   time_limit: float | None = None) -> tuple[np.ndarray | None, Any]:  # fmt: skip
+        """A point of the open cell ``{Phi_Z z < alpha_Z}`` inside K with a margin, or ``(None, ...)``.
+
+        ``time_limit`` is for witness searches only: a solver stopped by it answers ``(None, None)``
+        like an empty cell, which a certificate must never read as a proof (certificates call
+        without it).
+        """
         raise NotImplementedError
 
     def add_cut(self, a: np.ndarray, beta: float) -> None:
         raise NotImplementedError
 
-    def relaxed_point(self, Phi: np.ndarray, alpha: np.ndarray, weights: np.ndarray, margin: float) -> np.ndarray | None:
+    def relaxed_point(self, Phi: np.ndarray, alpha: np.ndarray, weights: np.ndarray, margin: float,
+                      time_limit: float | None = None) -> np.ndarray | None:  # fmt: skip
         r"""A point of ``K`` minimising :math:`\sum_i w_i \max(0, \langle z, \phi_i\rangle - \alpha_i + \mu)`.
 
         The LP relaxation of "the fewest active rows" (``mu`` is ``margin``); None when the region is
-        only an outer approximation of ``K`` (its minimiser need not lie in ``K``) or the LP fails.
+        only an outer approximation of ``K`` (its minimiser need not lie in ``K``), the LP fails or it
+        does not finish within ``time_limit`` seconds (HiGHS's own clock: the call returns by then).
         """
         return None
 
@@ -147,7 +167,7 @@ class PolyRegion(Region):
     def cell_empty(self, Phi_Z, beta_Z):
         return not self._lp_feasible(Phi_Z, beta_Z)
 
-    def cell_point(self, Phi_Z, alpha_Z):
+    def cell_point(self, Phi_Z, alpha_Z, time_limit=None):
         """Max-margin point: ``Phi_Z z + t <= alpha_Z`` and ``z`` at distance ``>= t`` from K's facets."""
         D = self.desc
         d, ne = self.d, D.n_extra
@@ -177,6 +197,7 @@ class PolyRegion(Region):
             A_eq=np.hstack([D.A_eq, np.zeros((D.A_eq.shape[0], 1))]) if D.A_eq.shape[0] else None,
             b_eq=D.b_eq if D.A_eq.shape[0] else None,
             bounds=bounds,
+            options=_lp_time(time_limit),
         )
         if res.status != 0 or res.x[-1] <= 1e-12 * self.scale:
             return None, None
@@ -185,7 +206,7 @@ class PolyRegion(Region):
     def add_cut(self, a, beta):  # pragma: no cover - exact regions need no cuts
         raise RuntimeError("polyhedral regions are exact; no cuts")
 
-    def relaxed_point(self, Phi, alpha, weights, margin):
+    def relaxed_point(self, Phi, alpha, weights, margin, time_limit=None):
         D = self.desc
         d, ne, m = self.d, D.n_extra, Phi.shape[0]
         # variables (z, w, s): Phi z - s <= alpha - margin, s >= 0, (z, w) in P; minimise <weights, s>
@@ -201,6 +222,7 @@ class PolyRegion(Region):
             A_eq=np.hstack([D.A_eq, np.zeros((D.A_eq.shape[0], m))]) if D.A_eq.shape[0] else None,
             b_eq=D.b_eq if D.A_eq.shape[0] else None,
             bounds=list(zip(D.lower, D.upper)) + [(0.0, None)] * m,
+            options=_lp_time(time_limit),
         )
         return None if res.status != 0 else np.array(res.x[:d])
 
@@ -393,11 +415,11 @@ class RoundRegion(Region):
                 S = T
         return np.array(S, dtype=np.intp), u
 
-    def cell_point_fast(self, Phi_Z, alpha_Z):
+    def cell_point_fast(self, Phi_Z, alpha_Z, time_limit=None):
         """:meth:`cell_point` without widening the margin (one NNLS)."""
         return self.cell_point(Phi_Z, alpha_Z, widen=False)
 
-    def cell_point(self, Phi_Z, alpha_Z, widen: bool = True):
+    def cell_point(self, Phi_Z, alpha_Z, time_limit=None, widen: bool = True):  # NNLS: no solver to stop
         """A point of the open cell inside K with a margin, or ``(None, cut)`` / ``(None, None)``."""
         t0 = 1e-10 * self.scale
         A, b = self._cell_rows(Phi_Z, alpha_Z, t0)

@@ -144,7 +144,7 @@ def reweighted_search(run: Run, subs: list, h: int, rng, share: float = 0.15) ->
             w = np.ones(m) if start == 0 else rng.uniform(0.2, 2.0, m)
             z = None
             for _ in range(REWEIGHT_ROUNDS):
-                got = region.relaxed_point(sub.Phi, sub.a, w, margin)
+                got = region.relaxed_point(sub.Phi, sub.a, w, margin, time_limit=stop - time.perf_counter())
                 run.n_solves += 1
                 if got is None:
                     break

@@ -166,7 +166,7 @@ def descend(Phi_s, a_s, region, z0, *, target: int, deadline: float):
     off = pre < 0
     order = np.flatnonzero(~off)
     order = order[np.argsort(pre[order])]
-    z, _ = region.cell_point(Phi_s[off], a_s[off]) if np.any(off) else (z0, None)
+    z, _ = region.cell_point(Phi_s[off], a_s[off], time_limit=deadline - time.perf_counter()) if np.any(off) else (z0, None)
     if z is None:
         return None
     for j in order:
@@ -176,12 +176,13 @@ def descend(Phi_s, a_s, region, z0, *, target: int, deadline: float):
             break
         trial = off.copy()
         trial[j] = True
-        p, _ = _cell(region, Phi_s[trial], a_s[trial])
+        p, _ = _cell(region, Phi_s[trial], a_s[trial], deadline - time.perf_counter())
         if p is not None:
             off, z = trial, p
     return z, int((Phi_s @ z - a_s >= 0).sum())
 
 
-def _cell(region, Phi_Z, a_Z):
+def _cell(region, Phi_Z, a_Z, time_limit=None):
+    """A point of the cell for the witness search (``time_limit``: a stopped solver means no point, never a proof)."""
     fast = getattr(region, "cell_point_fast", None)
-    return fast(Phi_Z, a_Z) if fast is not None else region.cell_point(Phi_Z, a_Z)
+    return fast(Phi_Z, a_Z, time_limit) if fast is not None else region.cell_point(Phi_Z, a_Z, time_limit)
