@@ -383,13 +383,20 @@ def test_rank_deficient_later_layer(monkeypatch):
     assert v.status == Status.NOT_INJECTIVE and v.pair_layer == 2 and "lifted" in v.layers[1].text
     np.testing.assert_allclose(W2 @ (W1 @ (v.pair[0] - v.pair[1])), 0, atol=1e-9)
     _assert_network_pair(net, Ball(3), v.pair)
-    # a null vector transverse to the image: not injective on the enclosure, nothing in the image
+    # a null vector transverse to the image: not injective on the enclosure, nothing in the image; layer by
+    # layer cannot tell, the two copies of the whole network can
     W2 = rng.standard_normal((30, 12))
     W2[:, -1] = W2[:, :-1] @ np.ones(11)
     _stub(monkeypatch, [_res("injective"), _real])
     v = rf.check(Network.from_weights([(W1, b1), (W2, np.zeros(30))]), Ball(3))
     assert v.layers[1].details["layer_status"] == "not injective" and v.layers[1].details.get("layer_pair") is not None
-    assert v.status == Status.UNDETERMINED and v.layers[1].status == "undetermined" and v.layers[1].pair is None
+    assert v.layers[1].status == "undetermined" and v.layers[1].pair is None
+    assert v.status == Status.INJECTIVE and "two_copy" in v.details
+    # independently: every unit of layer 1 is on over the ball (bias 3 exceeds each row's norm), so on K the
+    # network is the single layer ReLU(W2 W1 x + W2 b1), which the layer's own exact check decides
+    assert np.min(b1 - np.linalg.norm(W1, axis=1)) > 0
+    single = rf.check(rf.ReLULayer(W2 @ W1, -(W2 @ b1)), Ball(3), method="exact")
+    assert single.status == Status.INJECTIVE
 
 
 def test_zero_rows_and_dead_units_are_handled(monkeypatch):

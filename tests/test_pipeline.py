@@ -117,7 +117,7 @@ def test_the_lists_are_what_the_check_runs():
                                                          "collision search", "Tukey depth"]  # fmt: skip
     assert [r["name"] for r in d["methods"]["exact"]] == ["finite set", "exact"]
     assert [r["name"] for r in d["exact engine"]] == [s.name for s in ENGINE_STAGES]
-    assert [r["name"] for r in d["network"]] == ["first look", "layer by layer"]
+    assert [r["name"] for r in d["network"]] == ["first look", "layer by layer", "two copies"]
     assert [r["name"] for r in d["network layer"]] == ["layer on its input set", "pair of the network", "image MILP"]
     v = rf.check(rf.ReLULayer(rf.zoo.mercedes_benz(), -0.6), rf.Ball(2), method="fast")
     assert v.details["stages"][:1] == ["polytope bias"] and v.method == "polytope bias"
