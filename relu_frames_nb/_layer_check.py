@@ -31,6 +31,7 @@ import numpy as np
 from ._util.budget import Budget, BudgetExhausted
 from ._util.format import fmt, vec
 from ._util.pairs import collides
+from ._util.validation import as_seed_sequence
 from .domains import Domain
 from .domains.base import robust_norms
 from .errors import InputError, NotAFrameError, ReluFramesError
@@ -51,6 +52,11 @@ __all__ = ["check_weights", "METHODS", "STAGES", "FAST_STAGES", "EXACT_STAGES", 
 METHODS = ("auto", "fast", "exact")
 #: points of K at which a certificate is checked for consistency, in the caller's coordinates
 N_CONSISTENCY = 64
+#: with ``near=x0``: this many points around x0 join x0 at the head of the rectifying test's points
+N_NEAR = 32
+#: the points around x0 are x0 + t (s - x0) for samples s of K and t uniform in (0, NEAR_STEP]: a short way towards K's
+#: points, inside K when K is convex (others are dropped)
+NEAR_STEP = 0.05
 
 
 # ---------------------------------------------------------------------------------
@@ -144,13 +150,23 @@ class PolytopeBias(Stage):
                         certificate=cert)  # fmt: skip
 
 
+def near_points(x0: np.ndarray, K: Domain, seed: Any) -> np.ndarray:
+    """``x0`` and up to :data:`N_NEAR` points of ``K`` around it (a short way from ``x0`` towards samples of ``K``)."""
+    rng = np.random.default_rng(as_seed_sequence(seed, (7,)))
+    S = K.sample(N_NEAR, seed=rng)
+    P = x0 + rng.uniform(0.0, NEAR_STEP, (S.shape[0], 1)) * (S - x0)
+    if not K.open_or_convex and P.shape[0]:  # a convex K holds them (x0 is in K); a pair is proved in K anyway
+        P = P[K.contains(P)]
+    return np.vstack([x0[None, :], P])
+
+
 class Rectifying(Stage):
     name = "rectifying test"
     summary = "test the rectifying property at sample points of K (in chunks that fit the memory budget)"
     proves = "nothing alone (it finds the points for the collision search)"
 
-    def __init__(self, n_samples: int = 4000, points: Any = None) -> None:
-        self.n_samples, self.points = n_samples, points
+    def __init__(self, n_samples: int = 4000, points: Any = None, near: Any = None) -> None:
+        self.n_samples, self.points, self.near = n_samples, points, near
 
     def applies(self, problem: Problem, ctx: Context) -> bool:
         return _as_layer(problem) is not None
@@ -163,6 +179,10 @@ class Rectifying(Stage):
             blocks = N.K.sample_blocks(self.n_samples, seed=ctx.seed, block=budget.rows(32 * layer.n, fraction=0.25))
         else:
             blocks = iter([N.to_normal(np.asarray(self.points, dtype=float))])
+        if self.near is not None:  # x0 and points around it first: the collision search starts there
+            near = near_points(N.to_normal(np.asarray(self.near, dtype=float)), N.K, ctx.seed)
+            ok = is_rectifying(layer, near, progress=False, budget=budget)
+            ctx.findings.scratch["near_failing"] = near[~ok]
         step = max(1, budget.rows(24 * layer.m, fraction=0.05))
         keep = budget.rows(8 * layer.n, fraction=0.05)  # failing points kept for the collision search
         bad_parts, kept, n_bad, done = [], 0, 0, 0
@@ -192,15 +212,21 @@ class Collision(Stage):
         self.max_candidates = max_candidates
 
     def applies(self, problem: Problem, ctx: Context) -> bool:
-        return len(ctx.findings.scratch.get("failing", ())) > 0
+        scratch = ctx.findings.scratch
+        return len(scratch.get("failing", ())) > 0 or len(scratch.get("near_failing", ())) > 0
 
     def run(self, problem: Problem, ctx: Context) -> Evidence | None:
         layer, found = _as_layer(problem), ctx.findings
-        bad = found.scratch["failing"]
+        coll = None
+        near = found.scratch.get("near_failing", ())
+        if len(near):  # near=: first at x0 and the points around it (a pair found elsewhere would not be near)
+            coll = find_collision(layer, problem.normal.K, points=near, ctx=ctx)
+        bad = found.scratch.get("failing", np.zeros((0, layer.n)))
         k = bad.shape[0]
-        pick = bad if k <= self.max_candidates else bad[ctx.generator().choice(k, self.max_candidates, replace=False)]
-        coll = find_collision(layer, problem.normal.K, points=pick, ctx=ctx)
-        if not coll.found:
+        if (coll is None or not coll.found) and k:
+            pick = bad if k <= self.max_candidates else bad[ctx.generator().choice(k, self.max_candidates, replace=False)]
+            coll = find_collision(layer, problem.normal.K, points=pick, ctx=ctx)
+        if coll is None or not coll.found:
             return None
         margin = found.scratch.get("margin", float("nan"))
         extra = f"; exceeds the polytope bias by {fmt(-margin)}" if np.isfinite(margin) else ""
@@ -262,9 +288,9 @@ class Group(Stage):
 
 
 def fast_stages(*, n_samples: int = 4000, points: Any = None, polytope: Any = None, max_facets: int = 200_000,
-                max_candidates: int = 400) -> tuple[Stage, ...]:  # fmt: skip
-    """The paper's tests, in order (the check's options set their sizes)."""
-    return (PolytopeBias(polytope, max_facets), Rectifying(n_samples, points), Collision(max_candidates), TukeyDepth())
+                max_candidates: int = 400, near: Any = None) -> tuple[Stage, ...]:  # fmt: skip
+    """The paper's tests, in order (the check's options set their sizes; ``near``: where the collision search starts)."""
+    return (PolytopeBias(polytope, max_facets), Rectifying(n_samples, points, near), Collision(max_candidates), TukeyDepth())
 
 
 def _stages(method: str, **options: Any) -> tuple[Stage, ...]:
@@ -306,7 +332,7 @@ def check_weights(
 
     ``W`` need not be a frame (zero rows, rank deficiency): the fast stages then step aside and
     the exact stage decides. ``options`` set the fast stages' sizes (``n_samples``, ``points``,
-    ``polytope``, ``max_facets``, ``max_candidates``; see :func:`fast_stages`).
+    ``polytope``, ``max_facets``, ``max_candidates``, ``near``; see :func:`fast_stages`).
     """
     t0 = time.perf_counter()
     if ctx is None:

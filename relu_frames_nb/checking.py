@@ -64,6 +64,7 @@ def check(
     seed: Any = 0,
     n_samples: int = 4000,
     points: Any = None,
+    near: Any = None,
     polytope: Any = None,
     max_facets: int = 200_000,
     max_candidates: int = 400,
@@ -98,6 +99,13 @@ def check(
         Points of ``K`` for the rectifying test of the fast stage.
     points : array_like, shape (N, n), optional
         Points of ``K`` to use instead of samples in the rectifying test.
+    near : array_like, shape (n,), optional
+        A point ``x0`` of ``K`` (finite numbers; a point outside ``K`` is refused) where the search for a
+        colliding pair starts: a layer's rectifying test and collision search look at ``x0`` and points of
+        ``K`` around it first, a network's local pair search starts there. A pair found there is checked
+        like any other; none found leaves the check as it is without ``near`` (it goes on elsewhere). The
+        details say ``near``: the distance of the pair's points from ``x0``. On a finite data set the
+        search is exact and ``near`` only measures the pair's distance.
     polytope : BiasEstimate or Exception, optional
         The polytope bias of the layer on ``K`` if already computed (or the error it raised).
     max_facets : int, default 200000
@@ -138,6 +146,7 @@ def check(
     n_samples = as_count(n_samples, "n_samples")
     max_facets = as_count(max_facets, "max_facets")
     max_candidates = as_count(max_candidates, "max_candidates")
+    x0 = _as_near(near, K)
     ctx = Context.create(time_limit=time_limit, memory_limit=memory_limit, progress=progress, seed=seed)
     # one BLAS thread: on a busy machine a multi-threaded BLAS waits for its threads far longer than the
     # factorisations take (an SVD of 1024 x 784 weights: 12.1 s with OpenBLAS's threads, 0.77 s with one,
@@ -146,11 +155,12 @@ def check(
         extra: dict = {}
         notes: tuple = ()
         if isinstance(model, Network):
-            v = _check_network(model, K, method=method, budget=ctx.budget, seed=seed)
+            v = _check_network(model, K, method=method, budget=ctx.budget, seed=seed, near=None if K.finite else x0)
         else:
             W, alpha = np.asarray(model.weights), np.asarray(model.alpha)
             v = check_weights(W, alpha, K, method=method, ctx=ctx, n_samples=n_samples, points=points,
-                              polytope=polytope, max_facets=max_facets, max_candidates=max_candidates)  # fmt: skip
+                              polytope=polytope, max_facets=max_facets, max_candidates=max_candidates,
+                              near=None if K.finite else x0)  # fmt: skip
             if "bias" not in v.details:
                 extra["bias"] = LAYER_BIAS
         if K.finite and (isinstance(model, ReLULayer) or len(model) == 1):
@@ -167,10 +177,42 @@ def check(
         if K.finite or isinstance(K, Hull):  # a data set: the units it never activates (a description, not a verdict)
             extra["dead_units"], said = dead_unit_report(model, K.points)
             notes = (*notes, said)
+        if x0 is not None:
+            extra["near"], said = _near_report(x0, v.pair)
+            notes = (*notes, said)
         extra["stages"] = list(ctx.budget.stages)
         extra["time_limit"] = time_limit
         return replace(v, notes=(*v.notes, *notes), details={**v.details, **extra})
 
+
+
+def _as_near(near: Any, K: Any) -> np.ndarray | None:
+    """``near=`` as a finite point of ``K`` (shape ``(n,)``), or None; anything else is an InputError."""
+    if near is None:
+        return None
+    try:
+        x0 = np.array(near, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"near must be a point of K, an array of shape ({K.n},); got {type(near).__name__}.") from None
+    if x0.shape != (K.n,):
+        raise InputError(f"near must be a point of K, an array of shape ({K.n},) (the model's input size); got shape "
+                         f"{x0.shape}. Flatten an image to one row (x.reshape(-1)).")  # fmt: skip
+    if not np.all(np.isfinite(x0)):
+        raise InputError(f"near must hold finite numbers; got {int(np.sum(~np.isfinite(x0)))} NaN or infinite entries.")
+    if not K.finite and not K.contains(x0):
+        raise InputError(f"near must be a point of K ({K.describe()}); got a point outside it. Give a point of the domain "
+                         "(or a domain that contains the point).")  # fmt: skip
+    return x0
+
+
+def _near_report(x0: np.ndarray, pair: Any) -> tuple[dict, str]:
+    """``details["near"]`` and its note: how far the pair lies from ``near=``'s point."""
+    if pair is None:
+        return {"distance": None, "pair": False}, "near=: no colliding pair, so no distance from the given point"
+    d = [float(np.linalg.norm(np.asarray(p, dtype=float) - x0)) for p in pair]
+    said = (f"near=: the pair's points lie at distances {d[0]:.3g} and {d[1]:.3g} from the given point (Euclidean; "
+            f"max {max(d):.3g})")  # fmt: skip
+    return {"distance": max(d), "distances": d, "pair": True}, said
 
 
 def describe_stages() -> dict:

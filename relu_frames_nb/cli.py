@@ -30,6 +30,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from . import reproduce
 from ._util.threads import one_blas_thread
 from .checking import check
@@ -52,6 +54,7 @@ __all__ = [
     "main",
     "main_check",
     "build_check_parser",
+    "load_near",
 ]
 
 EXIT_INJECTIVE = Status.INJECTIVE.exit_code
@@ -257,11 +260,12 @@ def _main_check(args: argparse.Namespace, watch: _Watch, answer: _Answer) -> int
                                  input_shape=args.input_shape, conv=dict(args.conv or ()),
                                  memory_limit=args.memory_limit * 1024**3)  # fmt: skip
         domain = parse_domain(args.domain, model.n, name="--domain")
+        near = None if args.near is None else load_near(args.near, model.n)
         # reading the files counts against the limit (a hull of 60,000 images takes seconds to read and factor)
         left = max(0.0, args.time_limit - (time.perf_counter() - t0))
         verdict = check(model, domain, method=args.method, time_limit=left,
                         memory_limit=args.memory_limit * 1024**3, progress=watch, seed=args.seed,
-                        n_samples=args.samples, max_facets=args.max_facets)  # fmt: skip
+                        n_samples=args.samples, max_facets=args.max_facets, near=near)  # fmt: skip
         if isinstance(model, ReLULayer):
             said = (
                 "bias read as the paper's alpha (ReLU(W x - alpha))" if kind == "alpha"
@@ -285,6 +289,26 @@ def _main_check(args: argparse.Namespace, watch: _Watch, answer: _Answer) -> int
     except Exception as exc:  # a bug: report it, never as a verdict
         return _fail(args, answer, EXIT_INTERNAL_ERROR, f"internal error ({type(exc).__name__}: {exc}); please report it")
     return _emit(answer, text, verdict.exit_code)
+
+
+def load_near(path: str, n: int) -> np.ndarray:
+    """``--near``'s point: a ``.npy`` array of ``n`` finite numbers (any shape of that size, read row by row)."""
+    try:
+        x0 = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"--near must name an existing .npy file; got {path!r}, which does not exist.") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"--near must name a .npy file of numbers (saved by np.save, no pickled objects); could not read "
+                         f"{path!r}: {exc}") from None  # fmt: skip
+    if x0.dtype.kind not in "biuf":
+        raise InputError(f"--near {path!r} must hold real numbers; got an array of dtype {x0.dtype}.")
+    if x0.size != n:
+        raise InputError(f"--near {path!r} must hold one input of the model: {n} numbers (shape ({n},), or an image of "
+                         f"{n} pixels); got shape {x0.shape} ({x0.size} numbers).")  # fmt: skip
+    x0 = x0.astype(float).reshape(n)
+    if not np.all(np.isfinite(x0)):
+        raise InputError(f"--near {path!r} must hold finite numbers; got {int(np.sum(~np.isfinite(x0)))} NaN or infinite.")
+    return x0
 
 
 def _save_target(path: str) -> Path:

@@ -161,6 +161,10 @@ CHECK_OPTIONS: tuple[Option, ...] = (
                                "help": f"seconds for the whole check (default {DEFAULT_TIME_LIMIT:g})"}),
     Option(("--memory-limit",), {"type": gigabytes, "default": DEFAULT_MEMORY / 1024**3,
                                  "help": f"gigabytes of working memory (default {DEFAULT_MEMORY / 1024**3:g})"}),
+    Option(("--near",), {"metavar": "FILE.npy",
+                         "help": "start the search for a colliding pair at this input (a .npy array with one entry per "
+                                 "input, an image flattened row by row; it must lie in the domain); the verdict says how "
+                                 "far the pair lies from it"}, magic=False),
     Option(("--save-pair",), {"metavar": "FILE", "help": "draw a colliding pair into FILE (.png, .pdf or .svg; images when "
                               "the input is a square number of pixels); needs matplotlib"}, magic=False),
     Option(("--quiet",), {"action": "store_true", "help": "no progress on stderr"}, magic=False),

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .._layer_check import check_weights
+from .._layer_check import check_weights, near_points
 from .._util.budget import Budget, BudgetExhausted
 from .._util.format import fmt, vec
 from .._util.lp import null_space
@@ -478,7 +478,7 @@ def _on_image(net: Network, k: int, K: Domain, seed: Any, budget: Budget, st: St
     return st, reason + f"; on the true image: {res.text}", dom_text, None, method_k
 
 
-def _first_look(net: Network, K: Domain, seed: Any, budget: Budget, where: str) -> tuple:
+def _first_look(net: Network, K: Domain, seed: Any, budget: Budget, where: str, near: Any = None) -> tuple:
     """``(pair, layer, lines)``: a pair of the whole network at K's interior point, before the layers are checked one by one.
 
     Cheap (one Jacobian, and an LP where K offers a direction), and the only quick route to a
@@ -487,8 +487,15 @@ def _first_look(net: Network, K: Domain, seed: Any, budget: Budget, where: str) 
     pair collides. ``(None, None, [])`` when nothing is found.
     """
     t = time.perf_counter()
+    at = "at K's interior point"
     try:
-        pair = _fibre_pair(net, len(net) - 1, K, seed, budget)
+        pair = None
+        if near is not None:  # near=: first where the caller asked (x0 and points of K around it)
+            pair = _local_pair(net, len(net) - 1, K, seed, budget, points=near_points(np.asarray(near, dtype=float), K, seed))
+            at = "at the given point (near=) or around it"
+        if pair is None:
+            at = "at K's interior point"
+            pair = _fibre_pair(net, len(net) - 1, K, seed, budget) if len(net) > 1 else None
     except BudgetExhausted:
         pair = None
     j = None if pair is None else _collision_layer(net, *pair)  # both points already proved in K
@@ -506,7 +513,7 @@ def _first_look(net: Network, K: Domain, seed: Any, budget: Budget, where: str) 
     name = _layer_name(net, k)
     dom_text = where if k == 0 else f"the image of {'layer 1' if k == 1 else f'layers 1–{k}'} (not enclosed)"
     gap = float(np.max(np.abs(pair[0] - pair[1])))
-    reason = (f"two points of K (max |x − y| = {fmt(gap)}) collide after it: at K's interior point the "
+    reason = (f"two points of K (max |x − y| = {fmt(gap)}) collide after it: {at} the "
               f"network's Jacobian has a null direction inside K, along which no unit changes sign; found before the "
               f"layers were checked one by one, which was then not needed")  # fmt: skip
     details = {"layer": name, "input_set": "K" if k == 0 else "image", "layer_status": Status.NOT_INJECTIVE.value}
@@ -537,6 +544,7 @@ class _NetRun:
     notes: list = field(default_factory=list)
     paired_last: bool = False  # the last layer is an affine map written as the ReLU rows [W; -W] (relu_form)
     two_copy: Any = None  # the two-copy check's result, when it ran
+    near: Any = None  # near=: a point of K where the pair searches start
 
     def two_copy_weights(self) -> tuple[list, bool]:
         """The network's ``(W, b)`` pairs for the two-copy check, and whether its last layer is affine."""
@@ -574,10 +582,10 @@ class _FirstLook(Stage):
     proves = "not injective"
 
     def applies(self, run: _NetRun, ctx: Context) -> bool:
-        return len(run.net) > 1
+        return len(run.net) > 1 or run.near is not None
 
     def run(self, run: _NetRun, ctx: Context) -> None:
-        run.pair, run.pair_layer, first = _first_look(run.net, run.K, run.seed, ctx.budget, run.where)
+        run.pair, run.pair_layer, first = _first_look(run.net, run.K, run.seed, ctx.budget, run.where, run.near)
         run.checks += first
 
 
@@ -637,7 +645,8 @@ class _OnInputSet(Stage):
             lr.method, lr.reason = "not run", f"the enclosure of the image of layer {k} is unbounded ({run.where} is unbounded)"
             return
         Kk = run.K if k == 0 else Domain.from_bounds(lo[R.free], hi[R.free])
-        own = check_weights(R.W, -R.b, Kk, method=run.method, budget=ctx.budget, seed=run.seed)
+        own = check_weights(R.W, -R.b, Kk, method=run.method, budget=ctx.budget, seed=run.seed,
+                            near=run.near if k == 0 else None)  # fmt: skip
         lr.own = own
         lr.details = {**own.details, **lr.details}
         lr.layer_st, lr.method = own.status, own.method
@@ -751,7 +760,7 @@ def _layer_line(lr: _LayerRun, seconds: float) -> Verdict:
 
 
 def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed: Any = 0,
-                  _paired_last: bool = False) -> Verdict:
+                  _paired_last: bool = False, near: Any = None) -> Verdict:
     r"""Whether the ReLU network ``net`` is injective on ``K``: :data:`NETWORK_STAGES` (see the module docstring).
 
     Each layer gets an equal share of the time that is left when it starts. A network whose
@@ -764,14 +773,14 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
             # an injective affine map after the ReLU layers: the network is injective iff they are
             inner = Network.from_weights(net.weights[:-1], note=net.note)
             inner.names = net.names[:-1]
-            return _injective_last(check_network(inner, K, method=method, budget=budget, seed=seed), net)
-        return _affine_last(check_network(net.relu_form(), K, method=method, budget=budget, seed=seed, _paired_last=True),
-                            net)
+            return _injective_last(check_network(inner, K, method=method, budget=budget, seed=seed, near=near), net)
+        return _affine_last(check_network(net.relu_form(), K, method=method, budget=budget, seed=seed, _paired_last=True,
+                                          near=near), net)  # fmt: skip
     if not K.finite and len(net) > 1:
         merged, folded = merge_affine(net, K)
         if folded:
-            return _merged_back(check_network(merged, K, method=method, budget=budget, seed=seed, _paired_last=_paired_last),
-                                net, K, folded)
+            return _merged_back(check_network(merged, K, method=method, budget=budget, seed=seed, _paired_last=_paired_last,
+                                              near=near), net, K, folded)  # fmt: skip
     t0 = time.perf_counter()
     if K.finite:
         try:
@@ -780,7 +789,7 @@ def check_network(net: Network, K: Domain, *, method: str, budget: Budget, seed:
             text = f"undetermined on {K.describe()} — time limit reached during {exc.stage}"
             return Verdict(Status.UNDETERMINED, "", text, K.describe(), seconds=time.perf_counter() - t0,
                            details=_details(net))  # fmt: skip
-    run = _NetRun(net, K, method, seed, K.describe(), paired_last=_paired_last)
+    run = _NetRun(net, K, method, seed, K.describe(), paired_last=_paired_last, near=near)
     run_stages(NETWORK_STAGES, run, Context(budget, seed), stop_at_deadline=False)
     return _network_verdict(run, t0)
 
