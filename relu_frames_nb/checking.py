@@ -21,7 +21,7 @@ from ._layer_check import METHODS, STAGES, check_weights
 from ._util.budget import DEFAULT_MEMORY, DEFAULT_TIME_LIMIT
 from ._util.threads import one_blas_thread
 from ._util.validation import as_choice, as_count, as_time_limit
-from .domains import Hull, as_domain
+from .domains import as_domain
 from .errors import InputError
 from .exact.engine import ENGINE_STAGES
 from .layer import CONVENTION_HELP, ReLULayer
@@ -174,8 +174,8 @@ def check(
             }  # fmt: skip
             notes = (li.text,)
             extra["hull_hint"] = "for a verdict on the data's convex hull (a polytope) use the domain Hull(X) (hull:FILE)"
-        if K.finite or isinstance(K, Hull):  # a data set: the units it never activates (a description, not a verdict)
-            extra["dead_units"], said = dead_unit_report(model, K.points)
+        if K.data_points is not None:  # a data set or its hull: the units the data never activate (a description)
+            extra["dead_units"], said = dead_unit_report(model, K.data_points)
             notes = (*notes, said)
         if x0 is not None:
             extra["near"], said = _near_report(x0, v.pair)

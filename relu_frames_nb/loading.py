@@ -28,7 +28,7 @@ from ._util.validation import to_float_array
 from .errors import InputError
 from .layer import ReLULayer
 from .network import Network
-from .network.model import _refuse_unread
+from .network.model import refuse_unread
 
 __all__ = ["load_weights", "load_layer", "load_model", "network_state", "parse_bias"]
 
@@ -174,7 +174,7 @@ def _load_torch(path: Path, layer_name: str | None) -> tuple[np.ndarray, np.ndar
         raise InputError(f"the state dict holds {len(weights)} weight matrices; choose one with --layer from {sorted(weights)}.")
     bias_key = key[: -len("weight")] + "bias"
     if layer_name is None:  # the file is this one layer: nothing else of it may be dropped (a BatchNorm after it, ...)
-        _refuse_unread(state, {key, bias_key})
+        refuse_unread(state, {key, bias_key})
     bias = state.get(bias_key)
     return to_float_array(weights[key], "W"), (None if bias is None else to_float_array(bias, "b"))
 

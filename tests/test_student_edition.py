@@ -180,6 +180,99 @@ def test_the_edition_is_self_contained(edition, tmp_path):
     assert "requirements.txt" in start.read_text() and "00_index.ipynb" in start.read_text()
 
 
+#: the teacher's private helpers that compute answers (issue 31 named them): never in the edition
+ANSWER_HELPERS = ("_max_constant_bias_ball", "_largest_ball", "_outer_radius", "_A_alpha", "_omni_t_star", "_k_sharp_5_3")
+
+
+def _teacher_values() -> dict[str, object]:
+    """The answers the helpers compute, from the teacher's checkers (the values a student must not find)."""
+    if str(NOTEBOOKS) not in sys.path:
+        sys.path.insert(0, str(NOTEBOOKS))
+    from exercises import nb02, nb04, nb05, nb10, nb11
+
+    L = nb10.layer_10_1()
+    A = nb10._A_alpha(L)
+    _, active, in_J = nb05._k_sharp_5_3()
+    exact = active.sum(axis=1) == 2
+    return {
+        "2.2": nb02._outer_radius(nb02.layer_2_2())[0],
+        "4.1": nb04._largest_ball(nb04.layer_4_1())[0],
+        "5.1": nb05._max_constant_bias_ball(nb05.frame_5_1())[0],
+        "5.3": [i + 1 for i in range(in_J.shape[1]) if not (in_J[:, i] & exact).any()],
+        "10.3": L.frame.bounds[1] / A**2,
+        "11.2": nb11._omni_t_star(nb11.frame_11_2()),
+    }
+
+
+def _edition_checkers(edition: Path) -> str:
+    code = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import exercises as ex
+print(json.dumps({f"nb{k:02d}": sorted(vars(getattr(ex, f"nb{k:02d}"))) for k in range(1, 14)}))
+"""
+    proc = subprocess.run([sys.executable, "-I", "-c", code, str(edition)], capture_output=True, text=True, cwd=edition)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_the_editions_checkers_hold_no_answer_helper_and_no_answer(edition):
+    """No helper that computes an answer (by name, in any file or in the imported modules), and no answer value."""
+    files = {p: p.read_text(encoding="utf-8") for p in (edition / "exercises").rglob("*") if p.is_file()}
+    for name in ANSWER_HELPERS:
+        assert not [p.name for p, text in files.items() if name in text], name
+    names = json.loads(_edition_checkers(edition))
+    assert not [(m, n) for m, ns in names.items() for n in ns if any(n.startswith(h) for h in ANSWER_HELPERS)]
+    for m, ns in names.items():  # every exercise keeps its check
+        assert sum(n.startswith("check_") for n in ns) >= 2, m
+    values = _teacher_values()
+    assert round(values["5.1"], 5) == -0.34202  # the value issue 31 found by calling the helper
+    everything = "\n".join(files.values()) + "\n".join(
+        "\n".join(c.source for c in nbformat.read(p, as_version=4).cells if {"answer", "check"} & set(_tags(c)))
+        for p in edition.glob("*.ipynb"))  # fmt: skip
+    for ex, v in values.items():
+        if isinstance(v, float):
+            for text in (f"{v:.4f}", f"{v:.5g}", f"{abs(v):.4f}", repr(v)):
+                assert text not in everything, (ex, text)
+    assert '"5.3"' in files[edition / "exercises" / "_keys.json"]
+    assert "[4]" not in files[edition / "exercises" / "_keys.json"]
+
+
+def test_the_editions_self_checks_accept_the_answers_and_reveal_none(edition):
+    """The answers written as the tasks ask pass the edition's key; wrong ones get a hint without the value."""
+    import math
+
+    v = _teacher_values()
+    right = {"2.2": math.ceil(v["2.2"] * 1000) / 1000, "4.1": math.floor(v["4.1"] * 1000) / 1000,
+             "5.1": math.floor(v["5.1"] * 1000) / 1000, "5.3": v["5.3"], "10.3": v["10.3"], "11.2": v["11.2"]}  # fmt: skip
+    wrong = {"2.2": right["2.2"] + 0.01, "4.1": right["4.1"] - 0.01, "5.1": right["5.1"] - 0.01, "5.3": [1, 2],
+             "10.3": right["10.3"] * 1.1, "11.2": right["11.2"] * 1.001}  # fmt: skip
+    code = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import exercises as ex
+from exercises import _QUIET
+_QUIET[0] = True
+out = {}
+for which, answers in json.loads(sys.argv[2]).items():
+    for e, a in answers.items():
+        fb = getattr(getattr(ex, f"nb{int(e.split('.')[0]):02d}"), "check_" + e.replace(".", "_"))(a)
+        out[f"{which} {e}"] = [fb.correct, fb.message]
+print(json.dumps(out))
+"""
+    arg = json.dumps({"right": right, "wrong": wrong})
+    proc = subprocess.run([sys.executable, "-I", "-c", code, str(edition), arg], capture_output=True, text=True, cwd=edition)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    for e in right:
+        assert got[f"right {e}"][0], (e, got[f"right {e}"])
+        ok, message = got[f"wrong {e}"]
+        assert not ok and "not yet" not in message, (e, message)
+        if isinstance(v[e], float):
+            assert f"{v[e]:.3f}" not in message and f"{v[e]:.3g}" not in message, (e, message)
+    assert "round your" in got["wrong 2.2"][1] or "smaller" in got["wrong 2.2"][1]
+
+
 def test_the_binder_link_is_written_once_the_repository_is_known(tmp_path):
     out = tmp_path / "published"
     _write(out, "--repository", "https://github.com/ada-lab/relu-course", "--no-wheel")

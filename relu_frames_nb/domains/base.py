@@ -293,6 +293,11 @@ class Domain:
         return repr(self)
 
     @property
+    def data_points(self) -> np.ndarray | None:
+        """The data points the domain is made of (a data set, the hull of data), else None."""
+        return None
+
+    @property
     def spec(self) -> str:
         """The command-line spelling (``ball:1``, ``shell:0.5,1``, ...), read back by :meth:`from_spec`."""
         raise InputError(f"{type(self).__name__} has no command-line spelling.")

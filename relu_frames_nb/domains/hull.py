@@ -103,6 +103,11 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
     def __hash__(self) -> int:
         return hash(("Hull", self.points.tobytes()))
 
+    @property
+    def data_points(self) -> np.ndarray:
+        """The points whose hull this is."""
+        return self.points
+
     def describe(self) -> str:
         extra = "" if self.full_dimensional else f", affine dimension {self.affine_dimension}"
         return f"the convex hull of {self.points.shape[0]} points in R^{self.n}{extra}"

@@ -52,6 +52,11 @@ class Samples(Domain, spec="samples", args="FILE"):
     def __repr__(self) -> str:
         return f"Samples(N={self.points.shape[0]}, n={self.n})"
 
+    @property
+    def data_points(self) -> np.ndarray:
+        """The data set's points."""
+        return self.points
+
     def describe(self) -> str:
         return f"the data set of {self.points.shape[0]} points"
 

@@ -215,7 +215,7 @@ _NORM_STATS = ("running_mean", "running_var", "num_batches_tracked")
 _READ_IT_WHOLE = ("load the model in Python and use Network.from_torch(model.eval()) (traced), or export it to ONNX")
 
 
-def _refuse_unread(state: dict, used: set) -> None:
+def refuse_unread(state: dict, used: set) -> None:
     """Refuse a state dict with an entry that is not the weight or bias of a linear or convolutional layer, naming it.
 
     Nothing of a state dict is dropped: a normalisation layer's keys do not say where it sits
@@ -578,7 +578,7 @@ class Network:
                     )
                 if ndim == 0:
                     raise InputError(f"state[{key!r}] must be the 2-D weight of a linear layer; got a 0-D value (a scalar).")
-                continue  # a 1-D weight: a normalisation layer's scale or a PReLU's slopes, refused by _refuse_unread
+                continue  # a 1-D weight: a normalisation layer's scale or a PReLU's slopes, refused by refuse_unread
             prefix = key[: -len("weight")]
             bias_key = prefix + "bias"
             found.append((prefix.rstrip(".") or "weight", value, state.get(bias_key)))
@@ -587,7 +587,7 @@ class Network:
             raise InputError(
                 f"state must contain at least one 2-D '*.weight' entry (a linear layer); got the keys {list(state)[:8]}."
             )
-        _refuse_unread(state, used)  # every entry is read, or the dict is refused naming it
+        refuse_unread(state, used)  # every entry is read, or the dict is refused naming it
         if any(np.ndim(W) == 4 for _, W, _ in found):
             return cls._from_conv_state(found, order=order, last=last, input_shape=input_shape, conv=conv,
                                         memory_limit=as_positive(memory_limit, "memory_limit"))  # fmt: skip

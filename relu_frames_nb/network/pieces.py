@@ -135,7 +135,7 @@ def check_across_pieces(layers: list[_Layer], desc: LinearDescription, s: float,
             near, near_text = False, f"near pairs not ruled out (undetermined — memory limit: {exc})"
             res.notes.append(f"memory limit: {exc}")
     # without the near pairs no certificate can come: the far MILP then only looks for a witness, on a quarter
-    far = _far_pairs(layers, desc, s, R, c0, Lq, Uq, budget if near else budget.share(fraction=0.25), res)
+    far = far_pairs(layers, desc, s, R, c0, Lq, Uq, budget if near else budget.share(fraction=0.25), res)
     if near and far:
         res.status = "injective"
         res.text = (f"no two inputs collide: none at max-norm distance ≥ {DELTA:g} (normalised), by the dual bound of "
@@ -154,7 +154,7 @@ class _TooMuchWork(Exception):
     """More boxes of slopes than MAX_BOXES, or more determinants than MAX_DETERMINANTS: the near pairs are left undecided."""
 
 
-class _CellLP:
+class CellLP:
     """LP feasibility of ``x' in P/s`` with extra rows ``G x' <= g`` (over-inclusive by CELL_SLACK)."""
 
     def __init__(self, desc: LinearDescription, s: float):
@@ -197,7 +197,7 @@ def _near_pairs(layers, desc, s, R, c0, lower, budget, res: PiecesResult) -> boo
         return False
     L = layers[0]
     lip = np.abs(L.A).sum(axis=1) * DELTA  # |p'(x) - p'(y)| <= lip when ||x' - y'||_inf <= DELTA
-    lp = _CellLP(desc, s)
+    lp = CellLP(desc, s)
     d = desc.n
 
     def options(i):
@@ -265,7 +265,7 @@ def _enumerate(stack, L, R, c0, lower, lip, lp, options, work, budget, res: Piec
     return True
 
 
-def _active_throughout(lp: _CellLP, L: _Layer, R, c0, on, near, lip, G, g, budget) -> int:
+def _active_throughout(lp: CellLP, L: _Layer, R, c0, on, near, lip, G, g, budget) -> int:
     """How many rows of the layer are strictly active at every input of the cell (one LP per row).
 
     On the cell the units ``on`` are affine, the others are 0 except the near ones, whose output
@@ -520,7 +520,7 @@ def _largest_clique(edges: np.ndarray, m: int, d: int, lower: int, budget, *, ex
 # -- far pairs: two copies of the encoding, one binary per row shared ---------------------------------------------
 
 
-def _far_pairs(layers, desc, s, R, c0, Lq, Uq, budget, res: PiecesResult, *, linear: bool = False) -> bool:
+def far_pairs(layers, desc, s, R, c0, Lq, Uq, budget, res: PiecesResult, *, linear: bool = False) -> bool:
     """True when no two inputs at max-norm distance >= DELTA (normalised) collide; else maybe a candidate pair.
 
     ``linear``: the rows have no ReLU after them (both copies' values equal, whatever their sign).

@@ -55,7 +55,7 @@ from ..domains import Domain
 from ._encoding import _widen
 from .bounds import preactivation_bounds
 from .image import image_bounds
-from .pieces import DELTA, MAX_DIM, PiecesResult, _CellLP, _far_pairs
+from .pieces import DELTA, MAX_DIM, CellLP, PiecesResult, far_pairs
 
 __all__ = ["TwoCopyResult", "check_two_copies", "two_copy_applies", "MAX_UNITS"]
 
@@ -146,7 +146,7 @@ def _check(weights, K, budget: Budget, linear_last: bool, verify_pair, res: TwoC
     Lq, Uq = _widen(Lq, Uq)
     # far pairs first: the MILP is also the search for a colliding pair
     pres = PiecesResult("undetermined", "")
-    far = _far_pairs(layers, desc, s, R, c0, Lq, Uq, budget.share(fraction=0.6), pres, linear=linear_last)
+    far = far_pairs(layers, desc, s, R, c0, Lq, Uq, budget.share(fraction=0.6), pres, linear=linear_last)
     res.far_bound = pres.far_bound
     if pres.pair is not None:
         if verify_pair is not None and verify_pair(*pres.pair):
@@ -183,7 +183,7 @@ class _GiveUp(Exception):
 def _near_pairs(layers, desc, s, R, c0, Lq, linear: bool, budget: Budget, res: TwoCopyResult) -> tuple[bool, str]:
     """``(True, "")`` when no two inputs closer than DELTA (normalised) collide; else ``(False, why)``."""
     d = desc.n
-    lp = _CellLP(desc, s)
+    lp = CellLP(desc, s)
     # Lipschitz constants (max-norm, normalised input) of every pre-activation; DELTA times them
     lips, prev = [], np.ones(d)
     for L in layers:
@@ -206,7 +206,7 @@ def _near_pairs(layers, desc, s, R, c0, Lq, linear: bool, budget: Budget, res: T
 class _Walk:
     """Depth-first enumeration of the cells (see the module docstring)."""
 
-    def __init__(self, layers, lips, R, c0, Lq, linear, lp: _CellLP, budget: Budget, d: int, res: TwoCopyResult):
+    def __init__(self, layers, lips, R, c0, Lq, linear, lp: CellLP, budget: Budget, d: int, res: TwoCopyResult):
         self.layers, self.lips, self.R, self.c0, self.Lq = layers, lips, R, c0, Lq
         self.linear, self.lp, self.budget, self.d, self.res = linear, lp, budget, d, res
         self.why = ""
