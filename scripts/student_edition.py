@@ -232,6 +232,119 @@ def student_notebook(nb, name: str = ""):
     return add_nbgrader_metadata(nb), removed
 
 
+#: the checks of the teacher's modules that compute the answer they compare with, and the private helpers doing it:
+#: the edition leaves them out and imports the same-named check from ``exercises/_selfcheck.py`` (an answer key)
+EDITION_CHECKS = {
+    "nb02": ("check_2_2", "_outer_radius"),
+    "nb04": ("check_4_1", "_largest_ball"),
+    "nb05": ("check_5_1", "check_5_3", "_max_constant_bias_ball", "_k_sharp_5_3"),
+    "nb10": ("check_10_3", "_A_alpha", "_A_alpha_grid", "_A_ALPHA"),
+    "nb11": ("check_11_2", "_omni_t_star"),
+}
+
+#: the answer helpers of the teacher's checkers: none of these names is in the edition
+ANSWER_HELPERS = tuple(sorted({n for names in EDITION_CHECKS.values() for n in names if n.startswith("_")}))
+
+
+def edition_module(source: str, drop: tuple[str, ...]) -> str:
+    """The source of a checker module without the top-level definitions named in ``drop``; the checks among them
+    are imported from ``_selfcheck`` instead.
+    """
+    import ast
+
+    lines = source.splitlines(keepends=True)
+    cut: list[tuple[int, int]] = []
+    found: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names = {node.name}
+        else:
+            targets = getattr(node, "targets", None) or [getattr(node, "target", None)]
+            names = {t.id for t in targets if isinstance(t, ast.Name)}
+        if names & set(drop):
+            found |= names
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+            cut.append((first - 1, node.end_lineno))
+    missing = set(drop) - found
+    if missing:
+        raise SystemExit(f"student_edition: the checker module has no {sorted(missing)}; update EDITION_CHECKS")
+    for a, b in sorted(cut, reverse=True):
+        del lines[a:b]
+    checks = [n for n in drop if n.startswith("check_")]
+    text = "".join(lines).rstrip("\n") + "\n"
+    text = re.sub(r"\n{4,}", "\n\n\n", text)
+    return text + ("\n\n# the student edition checks these exercises against an answer key (exercises/_selfcheck.py)\n"
+                   f"from ._selfcheck import {', '.join(checks)}  # noqa: E402,F401\n")
+
+
+def answer_keys(salt: str | None = None) -> dict:
+    """The answer key of the edition's self-checks (``exercises/_keys.json``), from the teacher's checkers.
+
+    For each exercise: the salted hashes of the canonical texts of every answer the teacher's checker accepts when
+    written as the task asks, and of some known wrong answers with their hints.
+    """
+    import importlib
+    import secrets
+
+    from exercises import _selfcheck as sc
+
+    salt = salt or secrets.token_hex(16)
+    nb = {m: importlib.import_module(f"exercises.{m}") for m in EDITION_CHECKS}
+    keys: dict[str, dict] = {}
+
+    def put(ex: str, accepted: list[str], wrong: dict[str, str] | None = None) -> None:
+        acc = {sc.digest(salt, ex, t) for t in accepted}
+        bad = {sc.digest(salt, ex, t): hint for hint, texts in (wrong or {}).items() for t in texts}
+        keys[ex] = {"accepted": sorted(acc), "wrong": {h: m for h, m in sorted(bad.items()) if h not in acc}}
+
+    s_star = nb["nb02"]._outer_radius(nb["nb02"].layer_2_2())[0]
+    put("2.2", sc.grid_texts(s_star - 1e-6, s_star + 1e-3, decimals=3))
+    r_star = nb["nb04"]._largest_ball(nb["nb04"].layer_4_1())[0]
+    put("4.1", sc.grid_texts(r_star - 1e-3, r_star * (1 + 1e-6), decimals=3))
+    a_c = nb["nb05"]._max_constant_bias_ball(nb["nb05"].frame_5_1())[0]
+    put("5.1", sc.grid_texts(a_c - 1e-3, a_c + 1e-6, decimals=3))
+    _, active, in_J = nb["nb05"]._k_sharp_5_3()
+    exact_n = active.sum(axis=1) == 2
+    put("5.3", [sc.elements_text([i for i in range(in_J.shape[1]) if not (in_J[:, i] & exact_n).any()])])
+    L = nb["nb10"].layer_10_1()
+    A, B = nb["nb10"]._A_alpha(L), L.frame.bounds[1]
+
+    def around(v: float, rtol: float, digits: int) -> list[str]:
+        return sc.grid_texts(v - rtol * abs(v), v + rtol * abs(v), digits=digits)
+
+    put("10.3", around(B / A**2, 1e-2, 3), {  # the misreadings the teacher's checker names
+        "1/A_alpha bounds pairs with a common active set only; across active sets the proof gives B/A_alpha^2":
+            around(1 / A, 1e-2, 3),
+        "almost: the lower frame bound enters squared (Cauchy-Schwarz step of the proof)": around(B / A, 1e-2, 3),
+        "2m/A_0 is Puthawala et al.'s constant for bias 0 on R^n; here use the bound proved in §1":
+            around(2 * L.m / A, 1e-2, 3),
+    })  # fmt: skip
+    t_star = nb["nb11"]._omni_t_star(nb["nb11"].frame_11_2())
+    tol = 1e-9 + 1e-6 * abs(t_star)
+    put("11.2", sc.grid_texts(t_star - tol, t_star + tol, digits=7))
+    return {"salt": salt, "exercises": keys}
+
+
+def write_edition_checkers(src_exercises: Path, out_exercises: Path) -> list[str]:
+    """Copy the checkers into the edition, each module of :data:`EDITION_CHECKS` without its answer helpers, with
+    the answer key; returns the exercises checked by key (none when ``src_exercises`` has no such module).
+    """
+    import json
+
+    shutil.copytree(src_exercises, out_exercises, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    present = {m: d for m, d in EDITION_CHECKS.items() if (src_exercises / f"{m}.py").exists()}
+    if not present:
+        return []
+    if set(present) != set(EDITION_CHECKS):
+        raise SystemExit(f"student_edition: {src_exercises} has only some of the modules {sorted(EDITION_CHECKS)}")
+    for m, drop in present.items():
+        path = out_exercises / f"{m}.py"
+        path.write_text(edition_module(path.read_text(encoding="utf-8"), drop), encoding="utf-8")
+    keys = answer_keys()
+    (out_exercises / "_keys.json").write_text(json.dumps(keys, indent=1) + "\n", encoding="utf-8")
+    return sorted(keys["exercises"])
+
+
 def chain(src: Path) -> list[Path]:
     """The notebooks of the chain, ``NN_slug.ipynb``, in order."""
     return sorted(Path(src).glob("[0-9][0-9]_*.ipynb"))
@@ -277,7 +390,7 @@ def write_student_edition(out: Path, src: Path = NOTEBOOKS, *, repository: str |
         report[path.stem] = removed
     exercises = src / "exercises"
     if exercises.is_dir():
-        shutil.copytree(exercises, out / "exercises", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        write_edition_checkers(exercises, out / "exercises")
     (out / "README.md").write_text(README.format(binder=binder))
     if wheel:
         whl = build_wheel(out / "wheels")
