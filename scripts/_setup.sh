@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Create .venv (once) and install the project with the extras given as arguments.
-# Re-installs only when pyproject.toml or the extras change.
+# Create .venv (once) and install the project with the extras given as arguments (comma-separated).
+# Re-installs only when pyproject.toml changes or when no earlier install holds every extra asked for:
+# an install stamp names its extras, and a venv set up with more (e.g. "notebooks,test" by scripts/test.sh)
+# serves a lighter request (e.g. "notebooks" by scripts/lab.sh) as it is. A lighter request never removes anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -10,18 +12,28 @@ if [ ! -x "$VENV/bin/python" ]; then
   echo "[setup] creating $VENV with $($PYTHON --version 2>&1)"
   "$PYTHON" -m venv "$VENV"
 fi
-stamp="$VENV/.installed-$(cat pyproject.toml | sha256sum | cut -c1-16)-${extras//,/_}"
-if [ ! -f "$stamp" ]; then
-  echo "[setup] installing relu_frames_nb[$extras] into $VENV (about a minute on first run)"
+hash="$(sha256sum pyproject.toml | cut -c1-16)"
+stamp="$VENV/.installed-$hash-${extras//,/_}"
+covered=0
+for s in "$VENV"/.installed-"$hash"-*; do  # an install of these sources with a superset of the extras asked for
+  [ -f "$s" ] || continue
+  have="_${s##*/.installed-"$hash"-}_"
+  all=1
+  IFS=',' read -ra want <<<"$extras"
+  for e in "${want[@]}"; do
+    case "$have" in *"_${e}_"*) ;; *) all=0 ;; esac
+  done
+  if [ "$all" -eq 1 ]; then covered=1; break; fi
+done
+if [ "$covered" -eq 0 ]; then
+  echo "[setup] installing relu_frames_nb[$extras] into $VENV (notebooks only: about 2 minutes and 0.7 GB; with the test tools: longer)"
   "$VENV/bin/python" -m pip install --quiet --upgrade pip
   "$VENV/bin/python" -m pip install --quiet -e ".[$extras]"
   if [ -x "$VENV/bin/nbgrader" ]; then
-    # nbgrader grades from the command line (scripts/grade.sh); its JupyterLab panels stay off in the course's
-    # Lab (a teacher who wants the formgrader: jupyter server extension enable --sys-prefix nbgrader.server_extensions.formgrader,
-    # and jupyter labextension enable @jupyter/nbgrader)
-    "$VENV/bin/jupyter" labextension disable --level=sys_prefix @jupyter/nbgrader >/dev/null
+    # nbgrader's JupyterLab panels stay off in the course's Lab (scripts/grade.sh grades from the command line)
+    "$VENV/bin/jupyter" labextension disable --level=sys_prefix @jupyter/nbgrader >/dev/null 2>&1 || true
     for ext in formgrader validate_assignment assignment_list course_list; do
-      "$VENV/bin/jupyter" server extension disable --sys-prefix "nbgrader.server_extensions.$ext" >/dev/null 2>&1
+      "$VENV/bin/jupyter" server extension disable --sys-prefix "nbgrader.server_extensions.$ext" >/dev/null 2>&1 || true
     done
   fi
   touch "$stamp"

@@ -10,5 +10,5 @@ if [ $# -lt 1 ]; then
   echo "usage: bash scripts/grade.sh SUBMISSIONS [--out OUT] [--timeout SECONDS]" >&2
   exit 2
 fi
-bash "$root/scripts/_setup.sh" "notebooks,test"
+bash "$root/scripts/_setup.sh" "notebooks,course"
 exec "$root/.venv/bin/python" "$root/scripts/grade.py" "$@"

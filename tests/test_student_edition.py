@@ -366,3 +366,52 @@ def test_a_synthetic_chain_loses_its_solutions_and_runs_as_a_student_gets_it(tmp
     teacher = _execute(src / "01_demo.ipynb", src, monkeypatch)
     assert "correct" in _text(teacher.cells[5]) and NOT_ANSWERED not in _text(teacher.cells[5])
     assert os.path.isdir(out / "exercises")
+
+
+# ---------------------------------------------------------------------------------------------
+# scripts/lab.sh: two kits, one light set-up
+# ---------------------------------------------------------------------------------------------
+
+
+def _fake_venv(tmp_path: Path, *extras: str) -> Path:
+    """A stand-in .venv: its python is the test's, its jupyter says where it was opened; stamps for ``extras``."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (venv / "bin" / "jupyter").write_text('#!/bin/sh\necho "opened $PWD $*"\n')
+    for exe in ("python", "jupyter"):
+        (venv / "bin" / exe).chmod(0o755)
+    digest = subprocess.run(["sha256sum", str(ROOT / "pyproject.toml")], capture_output=True, text=True).stdout[:16]
+    for e in extras:
+        (venv / f".installed-{digest}-{e}").touch()
+    return venv
+
+
+def test_setup_accepts_a_venv_that_already_has_more(tmp_path):
+    venv = _fake_venv(tmp_path, "notebooks_test")
+    env = {**os.environ, "VENV": str(venv), "PIP_NO_INDEX": "1"}
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "_setup.sh"), "notebooks"], capture_output=True, text=True, env=env)
+    assert run.returncode == 0 and "installing" not in run.stdout, run.stdout + run.stderr
+    assert sorted(p.name.rsplit("-", 1)[1] for p in venv.glob(".installed-*")) == ["notebooks_test"]
+    # a lighter install does not satisfy a fuller request: test.sh's set-up installs (here a stub python records it)
+    stamp = next(venv.glob(".installed-*"))
+    stamp.rename(stamp.with_name(stamp.name.replace("notebooks_test", "notebooks")))
+    (venv / "bin" / "python").write_text(f'#!/bin/sh\necho "$@" >> "{venv}/pip.log"\n')
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "_setup.sh"), "notebooks,test"], capture_output=True, text=True, env=env)
+    assert run.returncode == 0 and "installing relu_frames_nb[notebooks,test]" in run.stdout, run.stdout + run.stderr
+    assert "install --quiet -e .[notebooks,test]" in (venv / "pip.log").read_text()
+
+
+def test_lab_opens_the_student_edition_and_the_teachers_notebooks_on_request(tmp_path):
+    venv = _fake_venv(tmp_path, "notebooks")
+    edition = tmp_path / "kit"
+    env = {**os.environ, "VENV": str(venv), "EDITION": str(edition)}
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "lab.sh")], capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"opened {edition} lab 00_index.ipynb" in run.stdout
+    assert (edition / "exercises" / "_keys.json").exists() and not list(edition.glob("*.py"))
+    (edition / "mine.txt").write_text("my work")  # opened again: the edition (and the student's work) is kept
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "lab.sh")], capture_output=True, text=True, env=env, timeout=300)
+    assert "writing the student edition" not in run.stdout and (edition / "mine.txt").exists()
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "lab.sh"), "--teacher"], capture_output=True, text=True, env=env)
+    assert run.returncode == 0 and f"opened {ROOT / 'notebooks'} lab 00_index.ipynb" in run.stdout, run.stdout + run.stderr
