@@ -1,4 +1,4 @@
-"""Run every ``benchmarks/bench_*.py``: ``python -m benchmarks [--full] [NAME ...]``.
+"""Run every ``benchmarks/bench_*.py``: ``python -m benchmarks [--full] [--quick] [--against REV] [NAME ...]``.
 
 Each module's ``main()`` prints its measurements and returns its targets; this runner
 prints them again in one table and ends with a line saying which targets hold.
@@ -57,6 +57,16 @@ def main(argv: list[str] | None = None) -> int:
     if "--full" in argv:
         argv.remove("--full")
         os.environ["RELU_FRAMES_BENCH_FULL"] = "1"
+    if "--quick" in argv:  # benchmarks that offer a quick run (a few cases, short limits) read it
+        argv.remove("--quick")
+        os.environ["RELU_FRAMES_BENCH_QUICK"] = "1"
+    if "--against" in argv:  # the commit that benchmarks comparing with an earlier one measure (default HEAD~1)
+        i = argv.index("--against")
+        if i + 1 >= len(argv):
+            print("error: --against needs a commit (e.g. HEAD~1)", file=sys.stderr)
+            return 2
+        os.environ["RELU_FRAMES_BENCH_AGAINST"] = argv[i + 1]
+        del argv[i : i + 2]
     here = Path(__file__).resolve().parent
     names = sorted(m.name for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
     if argv:
