@@ -1,36 +1,55 @@
-"""Grade a class's notebooks with nbgrader and write a gradebook: student x exercise, with the checkers' feedback.
+"""Grade a class's notebooks, each in its own sandbox, with a score computed outside the student's code.
 
-Usage (from the repository root; ``bash scripts/grade.sh SUBMISSIONS [OUT]`` sets up ``.venv`` and calls this)::
+Usage (from the repository root; ``bash scripts/grade.sh SUBMISSIONS [...]`` sets up ``.venv`` and calls this)::
 
-    python scripts/grade.py SUBMISSIONS                # into grading/
-    python scripts/grade.py SUBMISSIONS --out OUT      # into OUT (emptied first if this script wrote it)
+    python scripts/grade.py SUBMISSIONS                          # into grading/
+    python scripts/grade.py SUBMISSIONS --out OUT --timeout 60 --memory 4096 --sandbox auto
 
 ``SUBMISSIONS`` holds one folder per student, named by the student's id, with the notebooks of the
 student edition the student worked in (``05_maximal_bias.ipynb``, ...; any subset of the chain)::
 
     SUBMISSIONS/ada/05_maximal_bias.ipynb
-    SUBMISSIONS/ada/13_real_network.ipynb
     SUBMISSIONS/ben/05_maximal_bias.ipynb
 
-What happens, with nbgrader doing the grading:
+For every submitted notebook:
 
-1. every notebook of the chain that someone submitted becomes an nbgrader assignment of its own
-   (id = the notebook's name): its source is the student edition of the notebook (the same cells the
-   students got, see ``scripts/student_edition.py``), whose answer cells are nbgrader answer cells and
-   whose check cells are nbgrader's autograded test cells worth one point each; the checkers
-   (``exercises/``) are copied along and overwrite anything a student sent in their place;
-2. ``nbgrader generate_assignment`` records the assignments in the gradebook database;
-3. ``nbgrader autograde`` runs every submission top to bottom in a fresh kernel. nbgrader sets
-   ``NBGRADER_EXECUTION=autograde``, and then a checker raises when the answer is not right, so a
-   test cell has an error exactly when the exercise is not solved (or not answered). A cell of the
-   student's that crashes costs only the exercises that depend on it;
-4. the scores are read from nbgrader's gradebook database and the feedback lines from the
-   autograded notebooks, and written as ``OUT/gradebook.csv`` (one row per student: total and the
-   points of every exercise), ``OUT/feedback.csv`` (one row per student and exercise: points and the
-   checker's line) and ``OUT/gradebook.html`` (the table, each cell with its feedback).
+1. **a sandbox of its own**: a fresh temporary folder holding only the submission and the student
+   edition's checkers (``exercises/``, as the students have them: no answer, no answer helper), with its
+   own ``HOME`` and ``TMPDIR``. The notebook's check cells are left out (they grade nothing) and one cell
+   is appended that prints the values of ``answer_N_k`` as JSON: numbers, strings, lists (NumPy arrays
+   as lists), never a pickle. It runs top to bottom in a fresh kernel (nbclient) with a per-cell
+   timeout (``--timeout``, default 60 s: the cell is interrupted and the feedback says "timed out after
+   60 s"), a memory limit on the kernel's address space (``--memory`` MB, ``RLIMIT_AS``: an allocation
+   beyond it fails with MemoryError) and a limit on the whole run;
+2. **the score, elsewhere**: the answers (data) are checked by the teacher's checkers
+   (``notebooks/exercises``, which the student never had) in a fresh Python process started for this
+   submission, which never ran the student's code and reads nothing the student wrote but that JSON.
+   A student's notebook therefore cannot switch a check off, redefine a checker, or rewrite the
+   checkers others are graded with: whatever it does happens in its own copy, and only its answers
+   leave it. One point per exercise; the checker's line, after what happened to the cells, is the
+   feedback. An exercise whose check needs objects the notebook builds (13.1-13.3 pass the trained
+   model) is not graded automatically and says so;
+3. only this program writes the gradebook, into ``OUT``: ``gradebook.csv`` (student, total, max, one
+   column per exercise), ``feedback.csv`` (one row per student and exercise), ``lms.csv`` (for a
+   learning-management system's grade import: student id, then points and max points of every
+   exercise, then the total) and ``gradebook.html``.
 
-nbgrader's own course folder stays in ``OUT/nbgrader`` (``gradebook.db``, ``autograded/``), so
-nbgrader's tools (``nbgrader generate_feedback``, the formgrader) work on it afterwards.
+The sandboxes (``--sandbox``):
+
+* ``bwrap`` (bubblewrap, chosen by ``auto`` when it runs here; ``apt-get install bubblewrap``): new
+  user, mount, PID, network, IPC and UTS namespaces. The submission sees the system read-only (``/usr``,
+  ``/etc``, the virtual environment and the library's package), its copy as the only writable folder,
+  and nothing else: no home folder, no ``/tmp``, not the repository (the teacher's notebooks with the
+  solutions, the teacher's checkers, the submissions of others, ``OUT``), no network. Killing the run
+  kills every process it started;
+* ``process`` (where bubblewrap is missing): a separate process in its own session, with its own copy,
+  ``HOME``, ``TMPDIR``, the time and memory limits and the score computed elsewhere, as above. It does
+  not stop the code from reading or writing files elsewhere that the grader's user may read or write
+  (the teacher's solutions, for one): run it as an unprivileged user of its own, or use ``bwrap``.
+
+nbgrader is not used any more: its autograder runs the checks inside the student's kernel (which the
+student's code controls) and restores the check cells but not the functions they call. Its
+formgrader is therefore not part of this; hand-graded points go into the CSV.
 """
 
 from __future__ import annotations
@@ -50,7 +69,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from student_edition import add_nbgrader_metadata, chain, exercise_id, exercises_of, student_notebook, tags  # noqa: E402
+from student_edition import chain, exercise_id, exercises_of, tags, write_edition_checkers  # noqa: E402
 
 if str(NOTEBOOKS) not in sys.path:
     sys.path.insert(0, str(NOTEBOOKS))
@@ -83,6 +102,7 @@ class Gradebook:
     results: dict[str, dict[str, Result]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    sandbox: str = ""
 
     def total(self, student: str) -> float:
         """The points of ``student`` over every exercise."""
@@ -127,134 +147,387 @@ def read_submissions(folder: Path, known: dict[str, Path]) -> tuple[dict[str, di
 
 
 # ---------------------------------------------------------------------------------------------
-# nbgrader
+# one submission, in its own sandbox
 # ---------------------------------------------------------------------------------------------
 
+#: the line the extraction cell prints before the answers (JSON)
+ANSWERS_MARK = "@@relu-frames-answers@@"
+#: the largest executed notebook or status file read back from a sandbox
+MAX_READ = 64 * 2**20
 
-def _nbgrader(course: Path, *args: str, timeout: int) -> None:
-    cmd = [sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={course}", "--Execute.timeout=" + str(timeout),
-           "--log-level=WARN"]  # fmt: skip
-    # nbgrader runs the `alembic` command of its environment and reads nbgrader_config.py from the working directory
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=course, env=env)
+#: the code the grader appends to a submission: the ``answer_*`` values as JSON (numbers, strings, lists), nothing else
+EXTRACT = '''\
+def __rfnb_plain(v, depth=0):
+    import numbers
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if depth > 6:
+        return {"__unsupported__": "nested too deep"}
+    if hasattr(v, "tolist") and type(v).__module__.split(".")[0] == "numpy":
+        v = v.tolist()
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return v
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        return float(v)
+    if isinstance(v, (set, frozenset)):
+        try:
+            v = sorted(v)
+        except TypeError:
+            v = list(v)
+    if isinstance(v, (list, tuple)):
+        return [__rfnb_plain(x, depth + 1) for x in v]
+    return {"__unsupported__": type(v).__name__}
+import json as __rfnb_json
+print("MARK" + __rfnb_json.dumps({k: __rfnb_plain(globals().get(k)) for k in NAMES}))
+'''
+
+#: the program that runs a submission inside its sandbox (copied into the sandbox as _run.py)
+RUNNER = '''\
+"""Run one notebook in this folder with a per-cell timeout and a memory limit; write executed.ipynb, status.json."""
+import json
+import resource
+import sys
+
+notebook, timeout, memory = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+if memory > 0:  # the kernel is a child of this process: it inherits the limit on its address space
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+# jsonschema (under nbformat) builds an optional IRI grammar at import, seconds per run; notebooks need no IRI format
+sys.modules.setdefault("rfc3987_syntax", None)
+import nbformat
+from nbclient import NotebookClient
+
+timed_out = []
+
+
+class Client(NotebookClient):
+    async def _async_handle_timeout(self, timeout, cell=None):
+        timed_out.append(self.nb.cells.index(cell) if cell is not None else -1)
+        return await super()._async_handle_timeout(timeout, cell)
+
+
+nb = nbformat.read(notebook, as_version=4)
+status = {"timed_out": timed_out, "died": None}
+client = Client(nb, timeout=timeout, interrupt_on_timeout=True, allow_errors=True, kernel_name="python3",
+                resources={"metadata": {"path": "."}})
+try:
+    client.execute()
+except Exception as exc:  # the kernel died (e.g. killed at the memory limit) or could not start
+    status["died"] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
+nbformat.write(nb, "executed.ipynb")
+with open("status.json", "w") as f:
+    json.dump(status, f)
+'''
+
+SANDBOXES = ("auto", "bwrap", "process")
+
+
+def sandbox_mode(requested: str = "auto") -> str:
+    """``"bwrap"`` when bubblewrap runs here (asked for, or ``auto``), else ``"process"``; raises if ``bwrap`` is
+    asked for and does not work.
+    """
+    if requested not in SANDBOXES:
+        raise GradingError(f"--sandbox must be one of {', '.join(SANDBOXES)}; got {requested!r}")
+    if requested == "process":
+        return "process"
+    works = bool(shutil.which("bwrap")) and subprocess.run(
+        ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"], capture_output=True).returncode == 0
+    if works:
+        return "bwrap"
+    if requested == "bwrap":
+        raise GradingError("bubblewrap (bwrap) is not installed or cannot make namespaces here: apt-get install bubblewrap,"
+                           " or --sandbox process")  # fmt: skip
+    return "process"
+
+
+def _readable_system() -> list[str]:
+    """Bwrap arguments that show the system read-only (no home, no /tmp, no repository): /usr, /etc, the interpreter,
+    the virtual environment and the library's own package folder.
+    """
+    args: list[str] = []
+    for top in ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/opt/wheels"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    import relu_frames_nb
+
+    seen = set()
+    for path in (sys.prefix, sys.base_prefix, str(Path(relu_frames_nb.__file__).resolve().parent)):
+        real = os.path.realpath(path)
+        if not real.startswith(("/usr/", "/etc/")) and real not in seen:
+            seen.add(real)
+            args += ["--ro-bind", real, real]
+            if real != path:
+                args += ["--ro-bind", real, path]
+    return args
+
+
+def _clean_env(home: str, tmp: str) -> dict[str, str]:
+    """What the submission's kernel sees of the environment: its own HOME and TMPDIR, one BLAS thread, nothing else."""
+    return {"HOME": home, "TMPDIR": tmp, "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8",
+            "MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "JUPYTER_RUNTIME_DIR": f"{home}/runtime", "JUPYTER_PLATFORM_DIRS": "1", "PYTHONDONTWRITEBYTECODE": "1",
+            "IPYTHONDIR": f"{home}/.ipython", "MPLCONFIGDIR": f"{home}/.mpl"}  # fmt: skip
+
+
+@dataclass
+class Run:
+    """What came back from one submission's sandbox: its answers and what happened to its cells."""
+
+    answers: dict = field(default_factory=dict)
+    cell_errors: dict[int, str] = field(default_factory=dict)  # index in the run notebook -> "Name: value"
+    timed_out: list[int] = field(default_factory=list)
+    died: str | None = None
+    answer_cells: dict[str, int] = field(default_factory=dict)  # exercise -> index of its answer cell
+
+
+def prepare(submitted, exercises: list[str]):
+    """The notebook a sandbox runs: the submission without its check cells (the checks run elsewhere), with the cell
+    that prints the ``answer_*`` values as JSON appended; and ``{exercise: index of its answer cell}``.
+    """
+    import copy
+
+    from nbformat.v4 import new_code_cell
+
+    nb = copy.deepcopy(submitted)
+    kept, answer_cells, k = [], {}, 0
+    for cell in nb.cells:
+        if cell.cell_type == "code" and (CHECK in tags(cell) or cell.get("metadata", {}).get("nbgrader", {}).get("grade")):
+            continue
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+        if cell.cell_type == "code" and ANSWER in tags(cell) and k < len(exercises):
+            answer_cells[exercises[k]] = len(kept)
+            k += 1
+        kept.append(cell)
+    names = [f"answer_{e.replace('.', '_')}" for e in exercises]
+    kept.append(new_code_cell(EXTRACT.replace("MARK", ANSWERS_MARK).replace("NAMES", repr(names))))
+    nb.cells = kept
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb, answer_cells
+
+
+def run_submission(nb, box: Path, edition_exercises: Path, *, mode: str, timeout: int, memory_mb: int,
+                   wall: int) -> Run:  # fmt: skip
+    """Run the prepared notebook ``nb`` in the folder ``box`` (the sandbox's copy), under ``mode``; read back its answers."""
+    import json
+
+    import nbformat
+
+    for sub in ("home", "tmp"):
+        (box / sub).mkdir(parents=True)
+    shutil.copytree(edition_exercises, box / "exercises")
+    nbformat.write(nb, box / "submission.ipynb")
+    (box / "_run.py").write_text(RUNNER)
+    memory = memory_mb * 2**20
+    if mode == "bwrap":
+        inside = "/submission"
+        env = _clean_env(f"{inside}/home", f"{inside}/tmp")
+        cmd = ["bwrap", *_readable_system(), "--bind", str(box), inside, "--dev", "/dev", "--proc", "/proc",
+               "--unshare-all", "--die-with-parent", "--new-session", "--chdir", inside, "--clearenv"]  # fmt: skip
+        for k, v in env.items():
+            cmd += ["--setenv", k, v]
+        cmd += [sys.executable, f"{inside}/_run.py", "submission.ipynb", str(timeout), str(memory)]
+        run_env, cwd = None, box
+    else:
+        cmd = [sys.executable, str(box / "_run.py"), "submission.ipynb", str(timeout), str(memory)]
+        run_env, cwd = _clean_env(str(box / "home"), str(box / "tmp")), box
+    proc = subprocess.Popen(cmd, cwd=cwd, env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)  # fmt: skip
+    try:
+        _, err = proc.communicate(timeout=wall)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.communicate()
+        return Run(died=f"stopped after {wall} s in all (a cell did not stop when interrupted)")
+    run = Run()
+    status_path, executed = box / "status.json", box / "executed.ipynb"
+    if not executed.exists() or executed.stat().st_size > MAX_READ or not status_path.exists():
+        tail = err.decode(errors="replace").strip().splitlines()[-1:] if err else []
+        return Run(died="the notebook could not be run" + (f" ({tail[0][:200]})" if tail else ""))
+    try:
+        status = json.loads(status_path.read_text()[:MAX_READ])
+        run.timed_out = [int(i) for i in status.get("timed_out", [])]
+        run.died = str(status["died"])[:300] if status.get("died") else None
+        ran = nbformat.read(executed, as_version=4)
+    except Exception as exc:  # the sandbox's files are the submission's data: anything may be in them
+        return Run(died=f"the run's record is unreadable ({type(exc).__name__})")
+    for i, cell in enumerate(ran.cells):
+        if (e := _error(cell)) is not None:
+            run.cell_errors[i] = e
+    last = ran.cells[-1] if ran.cells else None
+    text = "".join(o.get("text", "") for o in (last.get("outputs", []) if last else []) if o.get("output_type") == "stream")
+    for line in text.splitlines():
+        if line.startswith(ANSWERS_MARK):
+            try:
+                answers = json.loads(line[len(ANSWERS_MARK):])
+                run.answers = answers if isinstance(answers, dict) else {}
+            except ValueError:
+                pass
+    return run
+
+
+# ---------------------------------------------------------------------------------------------
+# the score, in a clean process with the teacher's checkers
+# ---------------------------------------------------------------------------------------------
+
+CHECK_ONLY = re.compile(r"^\s*ex\.nb\d+\.check_(\d+)_(\d+)\(\s*answer_\1_\2\s*\)\s*;?\s*$")
+
+
+def score_in_clean_process(src: Path, answers: dict[str, object], exercises: list[str], *, timeout: int) -> dict:
+    """``{exercise: [correct, feedback]}``: the teacher's checkers (from ``src``) on ``answers``, in a fresh Python
+    process started for this submission, which never ran the student's code (it reads the answers as JSON).
+    """
+    import json
+
+    job = json.dumps({"src": str(Path(src).resolve()), "answers": answers, "exercises": exercises})
+    with_env = {k: v for k, v in os.environ.items() if not k.startswith("NBGRADER")}
+    with_env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1")
+    try:
+        proc = subprocess.run([sys.executable, "-I", str(Path(__file__).resolve()), "--score"], input=job, text=True,
+                              capture_output=True, timeout=timeout, env=with_env, cwd=Path(src).resolve())  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return {e: [False, f"the check did not finish in {timeout} s"] for e in exercises}
     if proc.returncode != 0:
-        raise GradingError(f"nbgrader {args[0]} failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")
+        why = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+        return {e: [False, f"the check could not run ({why[:200]})"] for e in exercises}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _score_main() -> int:
+    """``grade.py --score``: read a job (JSON) on stdin, write ``{exercise: [correct, feedback]}`` (JSON) on stdout."""
+    import importlib
+    import io
+    import json
+    from contextlib import redirect_stdout
+
+    job = json.loads(sys.stdin.read())
+    sys.path.insert(0, job["src"])
+    for name in [m for m in sys.modules if m == "exercises" or m.startswith("exercises.")]:
+        del sys.modules[name]
+    ex = importlib.import_module("exercises")
+    ex._QUIET[0] = True  # the checker's feedback comes back as a value: nothing printed, nothing raised
+    out = {}
+    for e in job["exercises"]:
+        nb, k = e.split(".")
+        try:
+            check = getattr(importlib.import_module(f"exercises.nb{int(nb):02d}"), f"check_{nb}_{k}")
+            answer = job["answers"].get(f"answer_{nb}_{k}")
+            if isinstance(answer, dict):
+                what = answer.get("__unsupported__", "a dict")
+                out[e] = [False, f"Exercise {e}: not yet right — your answer is a {what}; answers are graded as numbers, "
+                                 "strings, lists of them (or NumPy arrays)"]  # fmt: skip
+                continue
+            with redirect_stdout(io.StringIO()):
+                fb = check(answer)
+            out[e] = [bool(fb.correct), str(fb)]
+        except Exception as exc:  # one exercise's check that fails costs only that exercise
+            out[e] = [False, f"Exercise {e}: the check could not run ({type(exc).__name__}: {exc})"[:400]]
+    print(json.dumps(out))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# a class
+# ---------------------------------------------------------------------------------------------
 
 
 def _error(cell) -> str | None:
     """``"Name: value"`` of the error a code cell raised, or None."""
     for o in cell.get("outputs", []):
         if o.get("output_type") == "error":
-            return f"{o.get('ename')}: {o.get('evalue')}"
+            return f"{o.get('ename')}: {o.get('evalue')}"[:300]
     return None
 
 
-def _feedback_lines(nb) -> dict[str, str]:
-    """``{exercise: the checker's line (or the error that stopped it)}`` from an autograded notebook."""
+def _graded_by_hand(teacher_nb) -> dict[str, str]:
+    """``{exercise: why}`` for the check cells that pass the checker more than the answer (objects the notebook built)."""
     out = {}
-    crashed = {}  # exercise -> the error of its answer cell
-    for cell in nb.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
-        if cell.cell_type == "code" and grade_id.startswith(ANSWER + "_") and (err := _error(cell)):
-            crashed[grade_id[len(ANSWER) + 1:].replace("_", ".")] = err
-    for cell in nb.cells:
-        if cell.cell_type != "code" or CHECK not in tags(cell) or not (ex := exercise_id(cell)):
-            continue
-        printed, error = [], None
-        for o in cell.get("outputs", []):
-            if o.get("output_type") == "stream":
-                printed.append(o.get("text", ""))
-            elif o.get("output_type") == "error":
-                error = f"{o.get('ename')}: {o.get('evalue')}"
-        lines = [ln.strip() for ln in "".join(printed).splitlines() if ln.strip()]
-        feedback = next((ln for ln in reversed(lines) if ln.startswith("Exercise ")), lines[-1] if lines else "")
-        if ex in crashed:
-            feedback = f"your answer cell raised {crashed[ex]}; " + (feedback or "the check could not run")
-        elif error and not feedback:
-            feedback = f"the check could not run ({error}); an earlier cell may have failed"
-        out[ex] = feedback
+    for c in teacher_nb.cells:
+        if c.cell_type == "code" and CHECK in tags(c) and (e := exercise_id(c)) and not CHECK_ONLY.match(c.source):
+            out[e] = "not graded automatically: its check needs objects the notebook builds; grade it by hand"
     return out
 
 
-def grade(submissions: Path, out: Path, *, src: Path = NOTEBOOKS, timeout: int = 600, progress=print) -> Gradebook:
+def feedback_for(e: str, line: str, run: Run, timeout: int, memory_mb: int) -> str:
+    """The checker's line, after what happened to the submission's cells that matters for exercise ``e``."""
+    notes = []
+    if run.died:
+        notes.append(f"the run stopped: {run.died}")
+    cell = run.answer_cells.get(e)
+    for i in run.timed_out:
+        notes.append(f"{'your answer cell' if i == cell else f'cell {i + 1}'} timed out after {timeout} s")
+    err = run.cell_errors.get(cell) if cell is not None else None
+    if err and cell not in run.timed_out:
+        notes.append(f"your answer cell raised {err}")
+    if any(v.startswith("MemoryError") for v in run.cell_errors.values()):
+        notes.append(f"a cell was stopped by the memory limit ({memory_mb} MB)")
+    return "; ".join([*dict.fromkeys(notes), line]) if notes else line
+
+
+def grade(submissions: Path, out: Path, *, src: Path = NOTEBOOKS, timeout: int = 60, memory_mb: int = 4096,
+          sandbox: str = "auto", progress=print) -> Gradebook:  # fmt: skip
     """Grade ``submissions`` (see the module's docstring) into ``out``; returns the :class:`Gradebook`."""
+    import tempfile
+
     import nbformat
-    from nbgrader.api import Gradebook as NbGraderDB
-    from nbgrader.api import MissingEntry
 
     t0 = time.perf_counter()
+    src = Path(src).resolve()
     known = {p.stem: p for p in chain(src)}
     subs, notes = read_submissions(Path(submissions), known)
+    mode = sandbox_mode(sandbox)
     out = Path(out).resolve()
     if out.exists() and any(out.iterdir()):
         if not (out / MARKER).exists():
             raise GradingError(f"{out} exists and was not written by scripts/grade.py; choose an empty folder")
         shutil.rmtree(out)
-    course = out / "nbgrader"
-    course.mkdir(parents=True)
+    out.mkdir(parents=True, exist_ok=True)
     (out / MARKER).write_text("written by scripts/grade.py; emptied when it grades again\n")
-    (course / "nbgrader_config.py").write_text("c = get_config()  # noqa: F821\nc.CourseDirectory.course_id = 'relu_frames_nb'\n")
-
     assignments = sorted({stem for found in subs.values() for stem in found})
-    exercises: list[str] = []
-    ids: dict[str, list[str]] = {}
-    unreadable: dict[tuple[str, str], str] = {}
-    for a in assignments:
-        nb, _ = student_notebook(nbformat.read(known[a], as_version=4))  # with nbgrader's metadata
-        ids[a] = exercises_of(nb)
-        exercises += ids[a]
-        source = course / "source" / a
-        source.mkdir(parents=True)
-        nbformat.write(nb, source / f"{a}.ipynb")
-        shutil.copytree(src / "exercises", source / "exercises", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        progress(f"[grade] {a}: {len(ids[a])} exercises")
-        _nbgrader(course, "generate_assignment", a, "--force", timeout=timeout)
-        for student, found in subs.items():
-            if a not in found:
-                continue
-            try:  # nbgrader would stop the whole run on a file that is not a notebook
-                submitted = nbformat.read(found[a], as_version=4)
-                nbformat.validate(submitted)
-            except Exception as exc:  # any reason the file is not a notebook
-                unreadable[student, a] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-                continue
-            dest = course / "submitted" / student / a
-            dest.mkdir(parents=True)
-            nbformat.write(add_nbgrader_metadata(submitted, ids[a]), dest / f"{a}.ipynb")
-        graded = [st for st, found in subs.items() if a in found and (st, a) not in unreadable]
-        for k, student in enumerate(graded, 1):  # one run per student: a submission nbgrader chokes on costs only itself
-            t1 = time.perf_counter()
-            try:
-                _nbgrader(course, "autograde", a, f"--student={student}", "--force", timeout=timeout)
-            except GradingError as exc:
-                lines = [ln.strip() for ln in str(exc).splitlines() if "error" in ln.lower()]
-                unreadable[student, a] = f"nbgrader could not grade it: {lines[-1] if lines else str(exc).splitlines()[0]}"
-            progress(f"[grade] {a}: {student} ({k}/{len(graded)}) in {time.perf_counter() - t1:.0f} s")
-
-    book = Gradebook(students=sorted(subs), exercises=exercises, notes=notes)
-    with NbGraderDB(f"sqlite:///{course / 'gradebook.db'}") as db:
-        for student, found in subs.items():
+    book = Gradebook(students=sorted(subs), exercises=[], notes=notes, sandbox=mode)
+    with tempfile.TemporaryDirectory(prefix="rfnb-grade-") as tmp:
+        work = Path(tmp)
+        edition = work / "edition-exercises"
+        write_edition_checkers(src / "exercises", edition)  # the students' checkers: what their notebooks import
+        for a in assignments:
+            teacher = nbformat.read(known[a], as_version=4)
+            ids = [e for e in exercises_of(teacher) if e]
+            book.exercises += ids
+            by_hand = _graded_by_hand(teacher)
+            progress(f"[grade] {a}: {len(ids)} exercises, sandbox: {mode}")
+            for k, student in enumerate(s for s in book.students if a in subs[s]):
+                row = book.results.setdefault(student, {})
+                t1 = time.perf_counter()
+                try:
+                    submitted = nbformat.read(subs[student][a], as_version=4)
+                    nbformat.validate(submitted)
+                except Exception as exc:  # any reason the file is not a notebook
+                    why = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+                    for e in ids:
+                        row[e] = Result(0.0, 1.0, f"{a}.ipynb could not be read as a notebook ({why})")
+                    continue
+                nb, answer_cells = prepare(submitted, ids)
+                code_cells = sum(c.cell_type == "code" for c in nb.cells)
+                run = run_submission(nb, work / f"{student}-{a}", edition, mode=mode, timeout=timeout,
+                                     memory_mb=memory_mb, wall=timeout * code_cells + 120)  # fmt: skip
+                run.answer_cells = answer_cells
+                scored = score_in_clean_process(src, run.answers, [e for e in ids if e not in by_hand],
+                                                timeout=timeout * max(1, len(ids)) + 60)  # fmt: skip
+                for e in ids:
+                    if e in by_hand:
+                        row[e] = Result(0.0, 1.0, by_hand[e])
+                        continue
+                    ok, line = scored[e]
+                    row[e] = Result(1.0 if ok else 0.0, 1.0, feedback_for(e, line, run, timeout, memory_mb))
+                shutil.rmtree(work / f"{student}-{a}", ignore_errors=True)
+                progress(f"[grade] {a}: {student} ({k + 1}) in {time.perf_counter() - t1:.0f} s")
+        for student in book.students:
             row = book.results.setdefault(student, {})
-            for a in assignments:
-                if a not in found:
-                    for ex in ids[a]:
-                        row[ex] = Result(0.0, 1.0, "not submitted")
-                    continue
-                if (student, a) in unreadable:
-                    why = unreadable[student, a]
-                    text = why if why.startswith("nbgrader") else f"{a}.ipynb could not be read as a notebook ({why})"
-                    for ex in ids[a]:
-                        row[ex] = Result(0.0, 1.0, text)
-                    continue
-                graded = course / "autograded" / student / a / f"{a}.ipynb"
-                lines = _feedback_lines(nbformat.read(graded, as_version=4)) if graded.exists() else {}
-                for ex in ids[a]:
-                    try:
-                        g = db.find_grade("check_" + ex.replace(".", "_"), a, a, student)
-                        points, max_points = float(g.score), float(g.max_score)
-                    except MissingEntry:
-                        points, max_points = 0.0, 1.0
-                    row[ex] = Result(points, max_points, lines.get(ex, "no output (the notebook did not run to this cell)"))
+            for e in book.exercises:
+                row.setdefault(e, Result(0.0, 1.0, "not submitted"))
     book.seconds = time.perf_counter() - t0
     write_csv(book, out)
     write_html(book, out / "gradebook.html")
@@ -278,6 +551,14 @@ def write_csv(book: Gradebook, out: Path) -> None:
         for s in book.students:
             w.writerow([s, _points(book.total(s)), _points(book.max_total),
                         *(_points(book.results[s][e].points) for e in book.exercises)])  # fmt: skip
+    with open(out / "lms.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["student_id", *(f"{e} {kind}" for e in book.exercises for kind in ("points", "max points")),
+                    "total points", "total max points"])  # fmt: skip
+        for s in book.students:
+            r = book.results[s]
+            w.writerow([s, *(_points(v) for e in book.exercises for v in (r[e].points, r[e].max_points)),
+                        _points(book.total(s)), _points(book.max_total)])  # fmt: skip
     with open(out / "feedback.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["student", "exercise", "points", "max", "feedback"])
@@ -312,8 +593,8 @@ td.tot {{ font-weight: bold; white-space: nowrap; }}
 .fb {{ font-size: 0.8em; max-width: 22em; color: #333; }}
 </style></head><body>
 <h1>Gradebook</h1>
-<p>{len(book.students)} students, {len(book.exercises)} exercises, one point each; graded by nbgrader
-(autograde) with the notebooks' own checkers in {book.seconds:.0f} s.</p>
+<p>{len(book.students)} students, {len(book.exercises)} exercises, one point each; each submission run in its own
+sandbox ({esc(book.sandbox)}), its answers checked by the teacher's checkers in a clean process; {book.seconds:.0f} s.</p>
 <table>
 <thead><tr><th>student</th><th>total</th>{head}</tr></thead>
 <tbody>
@@ -330,11 +611,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("submissions", type=Path, help="a folder with one sub-folder of notebooks per student")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default grading/)")
-    ap.add_argument("--timeout", type=int, default=600, help="seconds a single cell may run (default 600)")
+    ap.add_argument("--timeout", type=int, default=60, help="seconds a single cell may run (default 60)")
+    ap.add_argument("--memory", type=int, default=4096, help="MB of address space a submission's kernel may use (default 4096)")
+    ap.add_argument("--sandbox", choices=SANDBOXES, default="auto",
+                    help="bwrap (bubblewrap namespaces), process (a separate process only), auto (bwrap when it runs)")
     ap.add_argument("--src", type=Path, default=NOTEBOOKS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     try:
-        book = grade(args.submissions, args.out, src=args.src, timeout=args.timeout)
+        book = grade(args.submissions, args.out, src=args.src, timeout=args.timeout, memory_mb=args.memory,
+                     sandbox=args.sandbox)
     except GradingError as exc:
         print(f"grade: {exc}", file=sys.stderr)
         return 2
@@ -344,9 +629,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {s}: {_points(book.total(s))} / {_points(book.max_total)}")
     for n in book.notes:
         print(f"  note: {n}")
-    print(f"[grade] {out / 'gradebook.csv'}, {out / 'feedback.csv'}, {out / 'gradebook.html'}")
+    print(f"[grade] {out / 'gradebook.csv'}, {out / 'feedback.csv'}, {out / 'lms.csv'}, {out / 'gradebook.html'}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_score_main() if sys.argv[1:] == ["--score"] else main())
