@@ -29,4 +29,4 @@ else
 fi
 extra=()
 [ "$(id -u)" -ne 0 ] || extra+=(--allow-root)  # containers often run as root; Jupyter refuses that otherwise
-exec "$VENV/bin/jupyter" lab 00_index.ipynb "${extra[@]}" "$@"
+exec "$VENV"/bin/jupyter lab 00_index.ipynb "${extra[@]}" "$@"

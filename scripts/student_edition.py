@@ -12,11 +12,17 @@ For every notebook ``notebooks/NN_slug.ipynb`` of the chain the copy
   marking that makes a checker strict in the teacher's edition);
 * keeps the exercise, ``answer`` and ``check`` cells, but clears the stored outputs of the
   ``answer`` and ``check`` cells (the teacher's run printed "correct — ..." there), and gives them
-  nbgrader's cell metadata (``scripts/grade.py`` grades the students' copies with it);
+  nbgrader's cell metadata (for a teacher who grades with nbgrader; ``scripts/grade.py`` reads the tags);
 * drops the cells tagged ``kit-only`` (how to run the repository's scripts), puts the student's way to
   start in their place in ``00_index``, and says in each "Exercises" introduction how exercises are
   checked, with no mention of worked solutions;
 * keeps every other cell and its stored outputs (figures, tables), so the copy reads as before.
+
+The checkers go along, except the checks that compute the answer they compare with
+(:data:`EDITION_CHECKS`): those, and the private helpers that compute the answers, are left out, and
+the edition checks these exercises with ``exercises/_selfcheck.py`` against an answer key stored as
+data (``exercises/_keys.json``: salted hashes of the accepted answers, see that module for what this
+does and does not hide).
 
 The folder is self-contained: ``exercises/`` (the checkers the notebooks import), the library as a
 wheel built from this checkout (``wheels/``), ``requirements.txt`` (the wheel with its notebook

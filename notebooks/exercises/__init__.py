@@ -10,15 +10,18 @@ A checker says "not yet answered" for ``None``, explains what is wrong otherwise
 verified when the answer is right. In the teacher's edition (the solution ran, so
 :func:`solution` marked the exercise) a wrong answer raises, so a broken solution fails
 the notebook's tests; in the student edition it only prints. Under nbgrader's autograder
-(``NBGRADER_EXECUTION=autograde``, see ``scripts/grade.py``) a check that is not passed raises
-:class:`NotYetRight`, so nbgrader scores the test cell 0, and 1 when the answer is right.
+(``NBGRADER_EXECUTION=autograde``, for a teacher who grades with nbgrader) a check that is not passed
+raises :class:`NotYetRight`, so nbgrader scores the test cell 0, and 1 when the answer is right.
+``scripts/grade.py`` does not rely on this: it takes the answers out of each student's sandbox as data
+and runs the checkers on them in a process of its own.
 
 Per-notebook checkers live in the modules ``nb01`` ... ``nb13`` of this package; they use
 :func:`report` so that every message has the same shape. Frame elements are numbered from 1 in
 every task and message, as in the text (:func:`elements` names them: ``{φ_1, φ_3}``).
 
-The package is handed out with the student edition, so it holds the problems and the checkers,
-never a function that computes an answer (those are private, ``_name``). A hint says what is wrong
+The package is handed out with the student edition, without the checks that compute their answer and
+the private helpers (``_name``) that do: ``scripts/student_edition.py`` puts the self-checks of
+:mod:`exercises._selfcheck` (an answer key of salted hashes) in their place. A hint says what is wrong
 and where to look, not the value: :func:`solution`, given the worked solution's value, runs the
 checker on a few wrong answers made from it and raises if a message gives the value away
 (:mod:`exercises._probe`).
