@@ -37,15 +37,19 @@ For every submitted notebook:
 The sandboxes (``--sandbox``):
 
 * ``bwrap`` (bubblewrap, chosen by ``auto`` when it runs here; ``apt-get install bubblewrap``): new
-  user, mount, PID, network, IPC and UTS namespaces. The submission sees the system read-only (``/usr``,
-  ``/etc``, the virtual environment and the library's package), its copy as the only writable folder,
-  and nothing else: no home folder, no ``/tmp``, not the repository (the teacher's notebooks with the
-  solutions, the teacher's checkers, the submissions of others, ``OUT``), no network. Killing the run
-  kills every process it started;
+  mount, PID, network, IPC and UTS namespaces (and a user namespace when the grader is not root). The
+  submission sees the system read-only (``/usr``, ``/etc``, the virtual environment and the library's
+  package), its copy as the only writable folder, and nothing else: no home folder, no ``/tmp``, not
+  the repository (the teacher's notebooks with the solutions, the teacher's checkers, the submissions
+  of others, ``OUT``), no network. Killing the run kills every process it started. When the grader
+  runs as root, the submission runs as ``nobody`` (uid 65534), which owns its copy only, with at most
+  256 processes and threads (a fork bomb stops there);
 * ``process`` (where bubblewrap is missing): a separate process in its own session, with its own copy,
   ``HOME``, ``TMPDIR``, the time and memory limits and the score computed elsewhere, as above. It does
-  not stop the code from reading or writing files elsewhere that the grader's user may read or write
-  (the teacher's solutions, for one): run it as an unprivileged user of its own, or use ``bwrap``.
+  not stop the code from reading files elsewhere that its user may read (the teacher's solutions, for
+  one), nor from using the network. When the grader runs as root and ``nobody`` can reach Python, it runs
+  as ``nobody`` (no writing outside its copy, the process limit); otherwise as the grader's user, who
+  can write where the grader can: use ``bwrap``, or run the grader as a user of its own.
 
 nbgrader is not used any more: its autograder runs the checks inside the student's kernel (which the
 student's code controls) and restores the check cells but not the functions they call. Its
@@ -190,9 +194,11 @@ import json
 import resource
 import sys
 
-notebook, timeout, memory = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+notebook, timeout, memory, nproc = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 if memory > 0:  # the kernel is a child of this process: it inherits the limit on its address space
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+if nproc > 0:  # and the limit on the processes and threads of this user (a user of the sandbox's own)
+    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 # jsonschema (under nbformat) builds an optional IRI grammar at import, seconds per run; notebooks need no IRI format
 sys.modules.setdefault("rfc3987_syntax", None)
 import nbformat
@@ -202,6 +208,15 @@ timed_out = []
 
 
 class Client(NotebookClient):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, on_notebook_start=self._started, **kwargs)
+
+    def _started(self, notebook=None):  # the grader stops the kernel by this id if the whole run overruns
+        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        if process is not None:
+            with open("kernel.pid", "w") as f:
+                f.write(str(process.pid))
+
     async def _async_handle_timeout(self, timeout, cell=None):
         timed_out.append(self.nb.cells.index(cell) if cell is not None else -1)
         return await super()._async_handle_timeout(timeout, cell)
@@ -221,6 +236,11 @@ with open("status.json", "w") as f:
 '''
 
 SANDBOXES = ("auto", "bwrap", "process")
+
+#: the user a sandbox runs as when the grader runs as root (nobody): it owns its copy and nothing else
+SANDBOX_UID = 65534
+#: processes and threads that user may have at once (a fork bomb stops here); set only when the grader is root
+MAX_PROCESSES = 256
 
 
 def sandbox_mode(requested: str = "auto") -> str:
@@ -246,22 +266,39 @@ def _readable_system() -> list[str]:
     the virtual environment and the library's own package folder.
     """
     args: list[str] = []
-    for top in ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/opt/wheels"):
+    for top in ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64"):
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
     import relu_frames_nb
 
-    seen = set()
+    seen: set[str] = set()
+    made: set[str] = set()
     for path in (sys.prefix, sys.base_prefix, str(Path(relu_frames_nb.__file__).resolve().parent)):
         real = os.path.realpath(path)
-        if not real.startswith(("/usr/", "/etc/")) and real not in seen:
-            seen.add(real)
-            args += ["--ro-bind", real, real]
-            if real != path:
-                args += ["--ro-bind", real, path]
+        if real.startswith(("/usr/", "/etc/")) or real in seen:
+            continue
+        seen.add(real)
+        for where in {real, path}:
+            for folder in reversed(Path(where).parents):  # folders on the way, searchable by the sandbox's user
+                if str(folder) != "/" and str(folder) not in made:
+                    made.add(str(folder))
+                    args += ["--perms", "0755", "--dir", str(folder)]
+            args += ["--ro-bind", real, where]
     return args
+
+
+def _reachable_by_all() -> bool:
+    """Whether any user can run this Python and import the library (every folder on the way is world-searchable)."""
+    import relu_frames_nb
+
+    for path in (sys.executable, sys.prefix, sys.base_prefix, relu_frames_nb.__file__):
+        p = Path(os.path.realpath(path))
+        for folder in [p, *p.parents] if p.is_dir() else list(p.parents):
+            if not folder.stat().st_mode & 0o001:
+                return False
+    return True
 
 
 def _clean_env(home: str, tmp: str) -> dict[str, str]:
@@ -309,6 +346,21 @@ def prepare(submitted, exercises: list[str]):
     return nb, answer_cells
 
 
+def _stop(proc: subprocess.Popen, box: Path, as_uid: int | None) -> None:
+    """Stop a run that overran: its process group, and (``process`` mode) its kernel, which has a session of its own,
+    if that process runs as ``as_uid``.
+    """
+    os.killpg(proc.pid, 9)
+    proc.communicate()
+    try:
+        pid = int((box / "kernel.pid").read_text()[:20])
+        uid = next(int(ln.split()[1]) for ln in open(f"/proc/{pid}/status") if ln.startswith("Uid:"))
+    except (OSError, ValueError, StopIteration):
+        return
+    if as_uid is not None and uid == as_uid:  # the file is the sandbox's: kill only a process of the sandbox's user
+        os.killpg(pid, 9)
+
+
 def run_submission(nb, box: Path, edition_exercises: Path, *, mode: str, timeout: int, memory_mb: int,
                    wall: int) -> Run:  # fmt: skip
     """Run the prepared notebook ``nb`` in the folder ``box`` (the sandbox's copy), under ``mode``; read back its answers."""
@@ -322,25 +374,38 @@ def run_submission(nb, box: Path, edition_exercises: Path, *, mode: str, timeout
     nbformat.write(nb, box / "submission.ipynb")
     (box / "_run.py").write_text(RUNNER)
     memory = memory_mb * 2**20
+    # run as a user of its own (nobody) when the grader is root: it can write its copy only, and a process limit holds.
+    # With bwrap the switch happens inside the sandbox, after its mounts; without, only if that user reaches Python.
+    root = os.geteuid() == 0 and shutil.which("setpriv") is not None
+    as_uid = SANDBOX_UID if root and (mode == "bwrap" or _reachable_by_all()) else None
+    nproc = MAX_PROCESSES if as_uid is not None else 0
+    switch: list[str] = []
+    if as_uid is not None:
+        for path in [box, *box.rglob("*")]:
+            os.chown(path, as_uid, as_uid, follow_symlinks=False)
+        box.parent.chmod(0o711)  # the user may pass through the grader's folder to its copy, not list it
+        switch = ["setpriv", f"--reuid={as_uid}", f"--regid={as_uid}", "--clear-groups", "--"]
+    run = [sys.executable, "_run.py", "submission.ipynb", str(timeout), str(memory), str(nproc)]
     if mode == "bwrap":
         inside = "/submission"
-        env = _clean_env(f"{inside}/home", f"{inside}/tmp")
-        cmd = ["bwrap", *_readable_system(), "--bind", str(box), inside, "--dev", "/dev", "--proc", "/proc",
-               "--unshare-all", "--die-with-parent", "--new-session", "--chdir", inside, "--clearenv"]  # fmt: skip
-        for k, v in env.items():
+        # as root, bwrap needs no user namespace (setpriv then leaves root for good); as another user it makes one
+        spaces = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"] if root \
+            else ["--unshare-all"]
+        cmd = ["bwrap", *_readable_system(), "--bind", str(box), inside, "--dev", "/dev", "--proc", "/proc", *spaces,
+               "--die-with-parent", "--new-session", "--chdir", inside, "--clearenv"]  # fmt: skip
+        for k, v in _clean_env(f"{inside}/home", f"{inside}/tmp").items():
             cmd += ["--setenv", k, v]
-        cmd += [sys.executable, f"{inside}/_run.py", "submission.ipynb", str(timeout), str(memory)]
-        run_env, cwd = None, box
+        cmd += switch + run
+        run_env = None
     else:
-        cmd = [sys.executable, str(box / "_run.py"), "submission.ipynb", str(timeout), str(memory)]
-        run_env, cwd = _clean_env(str(box / "home"), str(box / "tmp")), box
-    proc = subprocess.Popen(cmd, cwd=cwd, env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cmd = switch + run
+        run_env = _clean_env(str(box / "home"), str(box / "tmp"))
+    proc = subprocess.Popen(cmd, cwd=box, env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)  # fmt: skip
     try:
         _, err = proc.communicate(timeout=wall)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        proc.communicate()
+        _stop(proc, box, as_uid if mode == "process" else None)  # bwrap: the PID namespace ends with the run
         return Run(died=f"stopped after {wall} s in all (a cell did not stop when interrupted)")
     run = Run()
     status_path, executed = box / "status.json", box / "executed.ipynb"
@@ -464,6 +529,8 @@ def feedback_for(e: str, line: str, run: Run, timeout: int, memory_mb: int) -> s
         notes.append(f"your answer cell raised {err}")
     if any(v.startswith("MemoryError") for v in run.cell_errors.values()):
         notes.append(f"a cell was stopped by the memory limit ({memory_mb} MB)")
+    if any(v.startswith("BlockingIOError") and "Errno 11" in v for v in run.cell_errors.values()):
+        notes.append(f"a cell was stopped by the process limit ({MAX_PROCESSES} processes and threads)")
     return "; ".join([*dict.fromkeys(notes), line]) if notes else line
 
 

@@ -10,7 +10,8 @@ scores 0, and the honest students get what they earned, whoever was graded befor
 * reading the teacher's notebook with the solutions;
 * writing a file outside its copy;
 * an infinite loop (timed out, and said so);
-* a memory hog (stopped by its limit).
+* a memory hog (stopped by its limit);
+* a fork bomb (bounded here: it forks twice the process limit; stopped by the limit when the grader runs as root).
 
 The class is graded once, with bubblewrap when it runs here (CI installs it), and a smaller class
 in the plain ``process`` mode.
@@ -119,6 +120,8 @@ def _class(root: Path, src: Path, outside: Path) -> dict:
         "writer": ({}, f"from pathlib import Path\nPath({str(outside)!r}).write_text('graded by me')"),
         "looper": ({"1.1": "while True:\n    pass", "1.2": "answer_1_2 = None"}, ""),
         "hog": ({"1.1": "hog = bytearray(16 * 2**30)\nanswer_1_1 = 42"}, ""),
+        "forker": ({"1.1": "import os, time\nfor _ in range(2 * grade_max):\n    if os.fork() == 0:\n        time.sleep(5)\n"
+                           "        os._exit(0)\nanswer_1_1 = 42"}, f"grade_max = {grade.MAX_PROCESSES}"),  # fmt: skip
         "zed": ({}, ""),  # answered nothing; graded after the tamperer
     }
 
@@ -223,13 +226,22 @@ def test_a_memory_hog_is_stopped_by_its_limit(graded):
     assert "your answer cell raised MemoryError" in fb and f"memory limit ({MEMORY_MB} MB)" in fb, fb
 
 
+def test_a_fork_bomb_is_stopped_by_the_process_limit(graded):
+    if os.geteuid() != 0:
+        pytest.skip("the process limit is set when the grader runs as root (the sandbox then runs as nobody)")
+    book = graded[0]
+    assert book.total("forker") == 0
+    fb = _fb(book, "forker", "1.1")
+    assert "your answer cell raised BlockingIOError" in fb and f"process limit ({grade.MAX_PROCESSES}" in fb, fb
+
+
 def test_the_lms_export_has_points_and_max_points_per_exercise(graded):
     out = graded[4]
     rows = list(csv.DictReader(open(out / "lms.csv", newline="", encoding="utf-8")))
     ada = next(r for r in rows if r["student_id"] == "ada")
     assert ada == {"student_id": "ada", "1.1 points": "1", "1.1 max points": "1", "1.2 points": "1", "1.2 max points": "1",
                    "total points": "2", "total max points": "2"}  # fmt: skip
-    assert len(rows) == 10
+    assert len(rows) == 11
 
 
 def test_the_process_mode_grades_outside_the_students_process_too(tmp_path):
