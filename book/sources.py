@@ -249,6 +249,9 @@ def write_stages_page(path: Path) -> str:
               "A comparison that falls within a rounding bound is never taken as a proof.", "",
               "| name | default | what it bounds |", "|---|---|---|"]  # fmt: skip
     lines += [f"| `{name}` | {value:g} | {text} |" for name, value, text in d["tolerances"]]
+    lines += ["", "The exact engine's fixed numerical guards (constants, not options; `relu_frames_nb.pipeline.tolerances`):",
+              "", "| name | value | what it bounds |", "|---|---|---|"]  # fmt: skip
+    lines += [f"| `{name}` | {value:g} | {text} |" for name, value, text in d["guards"]]
     lines.append("")
     text = "\n".join(lines)
     path.parent.mkdir(parents=True, exist_ok=True)

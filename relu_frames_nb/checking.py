@@ -32,6 +32,7 @@ from .network.check import check_network as _check_network
 from .network.model import dead_unit_report
 from .paper.local_invertibility import local_invertibility
 from .pipeline import Context, Tolerances, stage_table
+from .pipeline.tolerances import guard_table
 from .verdict import Verdict
 
 __all__ = ["check", "describe_stages", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY"]
@@ -180,7 +181,7 @@ def check(
         if x0 is not None:
             extra["near"], said = _near_report(x0, v.pair)
             notes = (*notes, said)
-        extra["stages"] = list(ctx.budget.stages)
+        extra["stages"] = list(dict.fromkeys(ctx.budget.stages))  # in the order first reached, each once
         extra["time_limit"] = time_limit
         return replace(v, notes=(*v.notes, *notes), details={**v.details, **extra})
 
@@ -224,7 +225,8 @@ def describe_stages() -> dict:
         ``"methods"``: for each ``method`` of :func:`check`, the rows of its list (order, name, what the stage does,
         what it proves, its share of the time); ``"exact engine"``: the rows of the exact engine's own searches;
         ``"network"`` and ``"network layer"``: a network's own stages and what each of its layers runs;
-        ``"tolerances"``: ``(name, default, what it bounds)`` for every tolerance.
+        ``"tolerances"``: ``(name, default, what it bounds)`` for every tolerance; ``"guards"``: the same for the
+        exact engine's fixed numerical guards.
 
     Examples
     --------
@@ -238,4 +240,5 @@ def describe_stages() -> dict:
         "network": stage_table(NETWORK_STAGES),
         "network layer": stage_table(NETWORK_LAYER_STAGES),
         "tolerances": Tolerances.table(),
+        "guards": guard_table(),
     }

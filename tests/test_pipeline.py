@@ -136,7 +136,7 @@ def test_the_book_page_shows_every_stage_and_tolerance(tmp_path):
     for rows in [*d["methods"].values(), d["exact engine"], d["network"], d["network layer"]]:
         for row in rows:
             assert f"`{row['name']}`" in text
-    for name, _, _ in d["tolerances"]:
+    for name, _, _ in [*d["tolerances"], *d["guards"]]:
         assert f"`{name}`" in text
     assert "api/how-a-check-runs" in (ROOT / "book" / "index.md").read_text(encoding="utf-8")
 
@@ -232,3 +232,17 @@ def test_paper_tools_use_the_context_seed_and_time():
     assert not coll.found or np.allclose(L(coll.x), L(coll.y))
     with pytest.raises(TypeError, match="Context"):
         find_collision(L, rf.Ball(3), ctx="fast")
+
+
+def test_numerical_guards_are_named_documented_and_used():
+    from relu_frames_nb.pipeline import tolerances as tol
+
+    rows = tol.guard_table()
+    assert {name for name, _, _ in rows} == set(tol.GUARD_DOCS)
+    for name, value, text in rows:
+        assert 0 < value < 1 and len(text) > 20, name
+    # the exact engine reads them by name (no bare 1e-9 feasibility tolerance or 1e-300 floor left there)
+    for path in (ROOT / "relu_frames_nb" / "exact").glob("*.py"):
+        code = "\n".join(line.split("#")[0] for line in path.read_text(encoding="utf-8").splitlines())
+        assert "1e-300" not in code, path.name
+        assert "_tolerance\": 1e-" not in code, path.name

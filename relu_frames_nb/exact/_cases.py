@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from .._util.pairs import PAIR_RTOL, collides
+from ..pipeline.tolerances import DIVISOR_FLOOR
 from ._hyperplanes import HyperplaneInfo
 from ._regions import PolyRegion, RoundRegion, region_for, shell_pieces
 from ._result import make_result, short_vec
@@ -115,7 +116,7 @@ def prepare(W, alpha, K, t0, budget, eps, tol):
     ar = alpha - coords.offset(W)
     norms = np.linalg.norm(Wr, axis=1)
     wn = np.linalg.norm(W, axis=1)
-    keep = norms > 1e-12 * np.maximum(wn, 1e-300)
+    keep = norms > 1e-12 * np.maximum(wn, DIVISOR_FLOOR)
     if (~keep).any():
         notes.append(f"{int((~keep).sum())} row(s) are constant on the domain (no direction within it) and ignored")
     d = coords.d

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._util.format import count_text
+from ..pipeline.tolerances import DIVISOR_FLOOR
 
 __all__ = ["HyperplaneInfo", "hyperplane_info"]
 
@@ -167,7 +168,7 @@ def _counts(Phi: np.ndarray, subsets: np.ndarray) -> tuple[np.ndarray, np.ndarra
         q, r = np.linalg.qr(stack.transpose(0, 2, 1), mode="complete")
         normals = q[:, :, -1]
         diag = np.abs(np.diagonal(r, axis1=1, axis2=2))
-        ok = diag.min(axis=1) > 1e-8 * np.maximum(diag.max(axis=1), 1e-300)
+        ok = diag.min(axis=1) > 1e-8 * np.maximum(diag.max(axis=1), DIVISOR_FLOOR)
     on = np.abs(normals @ Phi.T) <= COPLANAR_TOL
     return on.sum(axis=1), ok
 

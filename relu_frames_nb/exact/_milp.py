@@ -26,6 +26,7 @@ import numpy as np
 
 from .._util.children import die_with_parent
 from .._util.lp import quiet
+from ..pipeline.tolerances import DUAL_BOUND_SLACK, MILP_FEASIBILITY
 
 __all__ = ["MilpResult", "solve_count", "solve_model", "SUBPROCESS_BINARIES"]
 
@@ -123,8 +124,8 @@ def solve_model(c, integrality, var_bounds, cons, *, time_limit: float, binaries
         "time_limit": max(float(time_limit), 0.05),
         "disp": False,
         "mip_rel_gap": 0.0,
-        "mip_feasibility_tolerance": 1e-9,
-        "primal_feasibility_tolerance": 1e-9,
+        "mip_feasibility_tolerance": MILP_FEASIBILITY,
+        "primal_feasibility_tolerance": MILP_FEASIBILITY,
     }
     args = (c, integrality, var_bounds, cons, options)
     if (binaries > SUBPROCESS_BINARIES or _nonzeros(cons) > SUBPROCESS_NONZEROS
@@ -239,7 +240,7 @@ def solve_count(
     if feasibility or db is None or not np.isfinite(db):
         lower = -1
     else:
-        lower = n_forced + int(np.ceil(float(db) - 1e-6))
+        lower = n_forced + int(np.ceil(float(db) - DUAL_BOUND_SLACK))
         if cutoff is not None:
             lower = min(lower, cutoff + 1)
     z = on = value = None
@@ -251,5 +252,5 @@ def solve_count(
         value = int(on.sum())
     status = "optimal" if res.status == 0 else ("time limit" if res.status == 1 else "error")
     if status == "optimal" and value is not None and not feasibility:
-        lower = max(lower, min(value, n_forced + int(np.ceil(float(res.fun) - 1e-6))))
+        lower = max(lower, min(value, n_forced + int(np.ceil(float(res.fun) - DUAL_BOUND_SLACK))))
     return MilpResult(status, lower, z, on, value, seconds, nodes)

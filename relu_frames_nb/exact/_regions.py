@@ -25,6 +25,7 @@ import numpy as np
 
 from .._util.lp import linprog_quiet, min_norm_point
 from ..domains import LinearDescription
+from ..pipeline.tolerances import DIVISOR_FLOOR, RADIUS_RTOL, WITNESS_MARGIN_RTOL
 
 #: the least time given to one LP with a time limit (seconds): a deadline already passed still lets HiGHS start and
 #: return at once, instead of an error for a non-positive limit
@@ -199,7 +200,7 @@ class PolyRegion(Region):
             bounds=bounds,
             options=_lp_time(time_limit),
         )
-        if res.status != 0 or res.x[-1] <= 1e-12 * self.scale:
+        if res.status != 0 or res.x[-1] <= WITNESS_MARGIN_RTOL * self.scale:
             return None, None
         return np.array(res.x[:d]), float(res.x[-1])
 
@@ -379,13 +380,13 @@ class RoundRegion(Region):
             if p is None:
                 return not self._lp_feasible(Phi_Z, beta_Z)
             norm = float(np.linalg.norm(p))
-            if norm <= self.r * (1 + 1e-9):
+            if norm <= self.r * (1 + RADIUS_RTOL):
                 return False
             u = p / norm
         res = linprog_quiet(
             np.zeros(self.d),
             A_ub=np.vstack([A, u[None, :]]),
-            b_ub=np.r_[b, self.r * (1 + 1e-9)],
+            b_ub=np.r_[b, self.r * (1 + RADIUS_RTOL)],
             bounds=[(-self.r * 1.01, self.r * 1.01)] * self.d,
         )
         return res.status == 2
@@ -400,7 +401,7 @@ class RoundRegion(Region):
         """
         A, b = self._cell_rows(Phi_Z, beta_Z, 0.0)
         p = min_norm_point(A, b)
-        if p is None or np.linalg.norm(p) <= self.r * (1 + 1e-9):
+        if p is None or np.linalg.norm(p) <= self.r * (1 + RADIUS_RTOL):
             return None, None
         u = p / np.linalg.norm(p)
         if not self.misses(Phi_Z, beta_Z, u):
@@ -459,7 +460,7 @@ class RoundRegion(Region):
         norm = float(np.linalg.norm(p))
         if norm > 0:
             dirs.append(p / norm)
-        away = -np.sum(Phi_Z / np.maximum(np.linalg.norm(Phi_Z, axis=1, keepdims=True), 1e-300), axis=0)
+        away = -np.sum(Phi_Z / np.maximum(np.linalg.norm(Phi_Z, axis=1, keepdims=True), DIVISOR_FLOOR), axis=0)
         if np.linalg.norm(away) > 0:
             dirs.append(away / np.linalg.norm(away))
         if not dirs:
@@ -525,7 +526,7 @@ class RoundRegion(Region):
         margin = min(float(res.x[-1]), self.r - nz, nz - self.s)
         if A_x.shape[0] and not np.all(A_x @ z <= b_x):
             return None
-        return (z, margin) if margin > 1e-12 * self.scale else None
+        return (z, margin) if margin > WITNESS_MARGIN_RTOL * self.scale else None
 
 
 def shell_pieces(region: RoundRegion) -> list[tuple[str, RoundRegion]]:

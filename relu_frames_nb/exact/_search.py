@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 from .._util.budget import BudgetExhausted
+from ..pipeline.tolerances import RADIUS_RTOL
 from ._cases import zero_bias_faces
 from ._hyperplanes import HyperplaneInfo
 from ._milp import solve_count
@@ -268,10 +269,10 @@ def _process_candidate(run: Run, sub: Sub, res, beta, norms, h: int, tried_margi
         run.notes.append(f"{sub.name or 'MILP'}: a candidate with {res.value} active rows gave no witness: {why}")
         return False
     if not region.exact:
-        if cut is not None and (res.z is None or (cut / np.linalg.norm(cut)) @ res.z > region.r * (1 + 1e-9)):
+        if cut is not None and (res.z is None or (cut / np.linalg.norm(cut)) @ res.z > region.r * (1 + RADIUS_RTOL)):
             region.add_cut(cut)
             return True
-        if res.z is not None and np.linalg.norm(res.z) > region.r * (1 + 1e-9):
+        if res.z is not None and np.linalg.norm(res.z) > region.r * (1 + RADIUS_RTOL):
             region.add_cut(res.z)
             return True
     # the candidate leans on the tolerance: ask for a margin once

@@ -24,6 +24,7 @@ import time
 import numpy as np
 
 from .._util.lp import null_space
+from ..pipeline.tolerances import DIVISOR_FLOOR, RADIUS_RTOL, WITNESS_MARGIN_RTOL
 
 __all__ = ["build_pair", "descend", "active_rank"]
 
@@ -38,7 +39,7 @@ def active_rank(Phi: np.ndarray, a: np.ndarray, z: np.ndarray) -> tuple[np.ndarr
     if rows.shape[0] == 0:
         return active, 0
     s = np.linalg.svd(rows, compute_uv=False)
-    return active, int(np.sum(s > RANK_RTOL * max(s[0], 1e-300)))
+    return active, int(np.sum(s > RANK_RTOL * max(s[0], DIVISOR_FLOOR)))
 
 
 def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndarray | None, *,
@@ -59,7 +60,7 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
     rho = K.margin(z)
     # on (or near) the boundary -- also a point an LP left on a face of a hull, whose distance to the
     # boundary is unknown: pulled towards the interior point while the inactive rows stay inactive
-    if (rho is not None and rho <= 1e-12 * scale) or (rho is None and not K.contains_certified(z)):
+    if (rho is not None and rho <= WITNESS_MARGIN_RTOL * scale) or (rho is None and not K.contains_certified(z)):
         if center is None:
             return None
         pre = Phi @ z - a
@@ -84,7 +85,7 @@ def build_pair(Phi: np.ndarray, a: np.ndarray, K, z: np.ndarray, center: np.ndar
         speed = np.abs(Phi[~active] @ v)
         gaps = -pre[~active]
         with np.errstate(divide="ignore"):
-            s = 0.5 * float(np.min(np.where(speed > 0, gaps / np.maximum(speed, 1e-300), np.inf)))
+            s = 0.5 * float(np.min(np.where(speed > 0, gaps / np.maximum(speed, DIVISOR_FLOOR), np.inf)))
     else:
         s = np.inf
     s = min(s, scale)
@@ -129,7 +130,7 @@ def _surface_pair(Phi: np.ndarray, a: np.ndarray, r: float, z: np.ndarray):
         return None
     c = V.T @ z
     pn = float(np.linalg.norm(c))
-    if pn <= 1e-9 * r:
+    if pn <= RADIUS_RTOL * r:
         return None
     p = V @ c
     off = ~active
@@ -148,7 +149,7 @@ def _surface_pair(Phi: np.ndarray, a: np.ndarray, r: float, z: np.ndarray):
     if not np.linalg.norm(w) > 1e-6:
         return None
     w = w / np.linalg.norm(w)
-    mu = float(np.min(gaps / np.maximum(norms, 1e-300)))
+    mu = float(np.min(gaps / np.maximum(norms, DIVISOR_FLOOR)))
     theta = min(0.5 * mu / pn, 0.5 * np.pi)
     if not theta > 0:
         return None

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-__all__ = ["Tolerances", "DEFAULT_TOLERANCES", "TOLERANCE_DOCS"]
+__all__ = ["Tolerances", "DEFAULT_TOLERANCES", "TOLERANCE_DOCS", "GUARD_DOCS", "MILP_FEASIBILITY", "DUAL_BOUND_SLACK",
+           "WITNESS_MARGIN_RTOL", "RADIUS_RTOL", "DIVISOR_FLOOR"]
 
 #: one sentence per tolerance: what it bounds (read by the book's page "How a check runs")
 TOLERANCE_DOCS = {
@@ -63,3 +64,37 @@ class Tolerances:
 
 #: the tolerances every check uses unless told otherwise
 DEFAULT_TOLERANCES = Tolerances()
+
+
+# ---------------------------------------------------------------------------------------------------
+# numerical guards: fixed constants of the exact engine (not options of a check), each with what it bounds
+# ---------------------------------------------------------------------------------------------------
+
+#: feasibility tolerance HiGHS runs with (primal and MIP); the certificates' margin ``certificate_eps`` is a
+#: thousand times larger, so a solution inside the solver's tolerance cannot change what a certificate claims
+MILP_FEASIBILITY = 1e-9
+#: subtracted from a MILP's dual bound on a count before it is rounded up to an integer: a bound of 6.9999999
+#: proves 7 rows, never 8 (the bound is a float from the solver's own tolerances)
+DUAL_BOUND_SLACK = 1e-6
+#: a candidate witness point whose margin to the domain's facets or to its cell is below this times the
+#: problem's scale counts as having none (it would not survive the rounding of its own verification)
+WITNESS_MARGIN_RTOL = 1e-12
+#: a point within this relative distance of a round domain's radius counts as on its surface, for witness
+#: candidates only (every pair is verified in the user's coordinates before it is reported)
+RADIUS_RTOL = 1e-9
+#: the least divisor in a ratio of norms or singular values (keeps 0 / 0 out of rank and step computations)
+DIVISOR_FLOOR = 1e-300
+
+#: one sentence per numerical guard (the book's page "How a check runs" lists them beside the tolerances)
+GUARD_DOCS = {
+    "MILP_FEASIBILITY": "feasibility tolerance HiGHS runs with; the certificate margin is a thousand times larger",
+    "DUAL_BOUND_SLACK": "subtracted from a MILP's dual bound on a count before rounding it up to an integer",
+    "WITNESS_MARGIN_RTOL": "a witness candidate with a smaller margin (relative to the problem's scale) counts as having none",
+    "RADIUS_RTOL": "a witness candidate this close (relative) to a round domain's radius counts as on its surface",
+    "DIVISOR_FLOOR": "the least divisor in ratios of norms or singular values",
+}
+
+
+def guard_table() -> list[tuple[str, float, str]]:
+    """``(name, value, what it bounds)`` for every numerical guard."""
+    return [(name, float(globals()[name]), text) for name, text in GUARD_DOCS.items()]
