@@ -75,7 +75,8 @@ def check_1_2(answer):
             return True, (f"I_x = {elements(right)}: the coefficients {_vec(W @ x)} against alpha = -b = {_vec(L.alpha)}; "
                           f"these rows {'span' if spans else 'do not span'} R^2")  # fmt: skip
         if got == np.flatnonzero(W @ x >= b).tolist():
-            return False, "you compared <x, w_i> with b_i; the paper's bias is alpha = -b (ReLU(Wx + b) = ReLU(Wx - alpha))"
+            return False, ("these are the rows with <x, w_i> >= b_i; if you compared with b_i: the paper's bias is "
+                           "alpha = -b (ReLU(Wx + b) = ReLU(Wx - alpha)), so compare <x, w_i> with -b_i")  # fmt: skip
         if [i + 1 for i in got] == right:
             return False, "counted from 0? the exercises number the rows from 1, like the text (w_1 ... w_4)"
         extra, missing = sorted(set(got) - set(right)), sorted(set(right) - set(got))

@@ -137,8 +137,11 @@ def check_12_3(answer):
         zx, zy = L(x), L(y)
         diff = np.flatnonzero(np.abs(zx - zy) > 1e-9)
         if diff.size:
-            return False, (f"C_α x = {_vec(zx)} but C_α y = {_vec(zy)}: they differ at the elements "
-                           f"{elements(diff)}. Where only one element is active, move orthogonally to it")  # fmt: skip
+            gap = float(np.max(np.abs(zx - zy)))
+            return False, (f"C_α x = {_vec(zx)} but C_α y = {_vec(zy)} (4 digits shown): they differ by up to {gap:.2g} "
+                           f"at the elements {elements(diff)}, more than the 1e-9 this check allows (points read off "
+                           "the explorer are rounded: compute the pair). Where only one element is active, move "
+                           "orthogonally to it")  # fmt: skip
         active = np.flatnonzero(zx > 0)
         return True, (f"x ≠ y in the ball with C_α x = C_α y = {_vec(zx)} (active: "
                       f"{elements(active) if active.size else 'none'}): at α = {OFFSET_12_3} > -1/2 the layer is "
