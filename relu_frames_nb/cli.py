@@ -30,15 +30,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from . import reproduce
 from ._util.threads import one_blas_thread
 from .checking import check
 from .domains import parse_domain
 from .errors import InputError, ReluFramesError
 from .layer import ReLULayer
-from .loading import load_model
+from .loading import load_model, load_near
 from .options import OptionError, Parser, add_check_options
 from .verdict import EXIT_BAD_INPUT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, Status
 from .viz.pairs import plot_pair
@@ -54,7 +52,6 @@ __all__ = [
     "main",
     "main_check",
     "build_check_parser",
-    "load_near",
 ]
 
 EXIT_INJECTIVE = Status.INJECTIVE.exit_code
@@ -289,26 +286,6 @@ def _main_check(args: argparse.Namespace, watch: _Watch, answer: _Answer) -> int
     except Exception as exc:  # a bug: report it, never as a verdict
         return _fail(args, answer, EXIT_INTERNAL_ERROR, f"internal error ({type(exc).__name__}: {exc}); please report it")
     return _emit(answer, text, verdict.exit_code)
-
-
-def load_near(path: str, n: int) -> np.ndarray:
-    """``--near``'s point: a ``.npy`` array of ``n`` finite numbers (any shape of that size, read row by row)."""
-    try:
-        x0 = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise InputError(f"--near must name an existing .npy file; got {path!r}, which does not exist.") from None
-    except (OSError, ValueError) as exc:
-        raise InputError(f"--near must name a .npy file of numbers (saved by np.save, no pickled objects); could not read "
-                         f"{path!r}: {exc}") from None  # fmt: skip
-    if x0.dtype.kind not in "biuf":
-        raise InputError(f"--near {path!r} must hold real numbers; got an array of dtype {x0.dtype}.")
-    if x0.size != n:
-        raise InputError(f"--near {path!r} must hold one input of the model: {n} numbers (shape ({n},), or an image of "
-                         f"{n} pixels); got shape {x0.shape} ({x0.size} numbers).")  # fmt: skip
-    x0 = x0.astype(float).reshape(n)
-    if not np.all(np.isfinite(x0)):
-        raise InputError(f"--near {path!r} must hold finite numbers; got {int(np.sum(~np.isfinite(x0)))} NaN or infinite.")
-    return x0
 
 
 def _save_target(path: str) -> Path:

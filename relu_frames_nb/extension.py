@@ -48,6 +48,7 @@ from .domains import Domain, parse_domain
 from .errors import InputError, ReluFramesError
 from .frames import Frame
 from .layer import ReLULayer
+from .loading import load_near
 from .network import Network
 from .options import OptionError, magic_parser
 from .paper.bias.estimate import BiasEstimate
@@ -239,6 +240,15 @@ def report_html(v: Verdict) -> str:
 # ---------------------------------------------------------------------------------
 
 
+def _near_point(value: Any, user_ns: dict, n: int) -> Any:
+    """``--near``: the name of a vector in the namespace, or a ``.npy`` file (as on the command line); None when absent."""
+    if value is None:
+        return None
+    if value in user_ns:
+        return user_ns[value]  # validated by check(near=...)
+    return load_near(value, n)
+
+
 def parse_relu_check_args(line: str) -> dict[str, Any]:
     """Parse ``MODEL [--domain SPEC] [--samples N] [--seed S] [--max-facets N] [--method M] [--time-limit S]
     [--memory-limit GB]`` with the command line's own option schema (:mod:`relu_frames_nb.options`): the
@@ -271,6 +281,7 @@ def parse_relu_check_args(line: str) -> dict[str, Any]:
         "method": ns.method,
         "time-limit": ns.time_limit,
         "memory-limit": ns.memory_limit,
+        "near": ns.near,
     }
 
 
@@ -331,11 +342,12 @@ def _make_magics(ip):
                     raise ValueError(f"no variable named {args['name']!r} in the namespace.")
                 model = _as_model(self.shell.user_ns[args["name"]], args["name"])
                 domain = parse_domain(args["domain"], model.n, name="--domain")
+                near = _near_point(args["near"], self.shell.user_ns, model.n)
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             return check(model, domain, method=args["method"], time_limit=args["time-limit"], n_samples=args["samples"],
                          seed=args["seed"], max_facets=args["max-facets"],
-                         memory_limit=args["memory-limit"] * 1024**3)  # fmt: skip
+                         memory_limit=args["memory-limit"] * 1024**3, near=near)  # fmt: skip
 
     return ReluFramesMagics(ip)
 

@@ -30,7 +30,7 @@ from .layer import ReLULayer
 from .network import Network
 from .network.model import refuse_unread
 
-__all__ = ["load_weights", "load_layer", "load_model", "network_state", "parse_bias"]
+__all__ = ["load_weights", "load_layer", "load_model", "load_near", "network_state", "parse_bias"]
 
 _WEIGHT_KEYS = ("W", "weight", "weights", "Phi", "phi", "frame")
 _BIAS_KEYS = ("b", "bias")
@@ -313,3 +313,23 @@ def load_model(weights: str | Path, *, bias: str | None = None, layer_name: str 
         raise InputError(f"input_shape must hold the {W.shape[1]} inputs of the layer in {str(weights)!r}; got "
                          f"{tuple(input_shape)}, {int(np.prod(input_shape))} numbers.")  # fmt: skip
     return ReLULayer(W, alpha), kind
+
+
+def load_near(path: str, n: int) -> np.ndarray:
+    """``--near``'s point: a ``.npy`` array of ``n`` finite numbers (any shape of that size, read row by row)."""
+    try:
+        x0 = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"--near must name an existing .npy file; got {path!r}, which does not exist.") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"--near must name a .npy file of numbers (saved by np.save, no pickled objects); could not read "
+                         f"{path!r}: {exc}") from None  # fmt: skip
+    if x0.dtype.kind not in "biuf":
+        raise InputError(f"--near {path!r} must hold real numbers; got an array of dtype {x0.dtype}.")
+    if x0.size != n:
+        raise InputError(f"--near {path!r} must hold one input of the model: {n} numbers (shape ({n},), or an image of "
+                         f"{n} pixels); got shape {x0.shape} ({x0.size} numbers).")  # fmt: skip
+    x0 = x0.astype(float).reshape(n)
+    if not np.all(np.isfinite(x0)):
+        raise InputError(f"--near {path!r} must hold finite numbers; got {int(np.sum(~np.isfinite(x0)))} NaN or infinite.")
+    return x0

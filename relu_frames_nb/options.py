@@ -164,7 +164,7 @@ CHECK_OPTIONS: tuple[Option, ...] = (
     Option(("--near",), {"metavar": "FILE.npy",
                          "help": "start the search for a colliding pair at this input (a .npy array with one entry per "
                                  "input, an image flattened row by row; it must lie in the domain); the verdict says how "
-                                 "far the pair lies from it"}, magic=False),
+                                 "far the pair lies from it; in %%relu_check also the name of a vector in the namespace"}),
     Option(("--save-pair",), {"metavar": "FILE", "help": "draw a colliding pair into FILE (.png, .pdf or .svg; images when "
                               "the input is a square number of pixels); needs matplotlib"}, magic=False),
     Option(("--quiet",), {"action": "store_true", "help": "no progress on stderr"}, magic=False),

@@ -123,6 +123,21 @@ def test_relu_check_magic_mirrors_the_cli(ip):
     assert ip.run_line_magic("relu_check", "net --domain ball:1").status == "injective"  # a network too
 
 
+def test_relu_check_magic_takes_near_as_a_name_or_a_file(ip, tmp_path):
+    W = np.array([[1.0, 0], [-1, 0], [0, 1], [0, -1]])
+    ip.user_ns["L4"] = rf.ReLULayer(W, 0.5)  # ReLU(+-x_i - 1/2): every point near the centre has no active row
+    x0 = np.array([0.1, 0.05])
+    ip.user_ns["x0"] = x0
+    v = ip.run_line_magic("relu_check", "L4 --domain box:-1,1 --near x0 --time-limit 20")
+    assert v.status == "not injective" and "near" in v.details
+    assert np.allclose(ip.user_ns["L4"](v.pair[0]), ip.user_ns["L4"](v.pair[1]))
+    np.save(tmp_path / "x0.npy", x0)
+    v = ip.run_line_magic("relu_check", f"L4 --domain box:-1,1 --near {tmp_path / 'x0.npy'} --time-limit 20")
+    assert v.status == "not injective" and "near" in v.details
+    with pytest.raises(UsageError, match="near"):
+        ip.run_line_magic("relu_check", "L4 --domain box:-1,1 --near nothing_by_that_name.npy")
+
+
 def test_relu_check_accepts_a_linear_module(ip):
     class Linear:  # duck-typed torch.nn.Linear (PyTorch convention: b = -alpha)
         weight = rf.zoo.mercedes_benz().vectors
@@ -211,7 +226,7 @@ def test_layer_domain_and_estimate_html():
 def test_parse_relu_check_args():
     assert extension.parse_relu_check_args("L") == {"name": "L", "domain": "ball:1", "samples": 4000, "seed": 0,
                                                     "max-facets": 200_000, "method": "auto", "time-limit": 30.0,
-                                                    "memory-limit": 2.0}  # fmt: skip
+                                                    "memory-limit": 2.0, "near": None}  # fmt: skip
     assert extension.parse_relu_check_args("L --seed=4 --domain positive-ball:2")["seed"] == 4
     with pytest.raises(ValueError):
         extension.parse_relu_check_args("--domain ball:1")
