@@ -186,3 +186,24 @@ def test_samples_of_a_large_data_set_by_the_sparse_product(monkeypatch):
     # the same distribution: the mean and the spread agree with the dense path's to sampling error
     np.testing.assert_allclose(S.mean(axis=0), dense.mean(axis=0), atol=0.03)
     np.testing.assert_allclose(S.std(axis=0), dense.std(axis=0), rtol=0.1)
+
+
+def test_a_pair_in_a_flat_hull_of_sixty_dimensions_is_certified_in_floating_point():
+    # the exact rational membership proof of one point of a 120-dimensional hull took 40 s that no budget could
+    # stop; above _CERTIFY_MAX_DIM the floating-point proof with error bounds takes its place, so the pair that
+    # the data's mean offers (fewer active rows there than the hull has dimensions) is reported
+    rng = np.random.default_rng(0)
+    n, d, m = 100, 60, 150
+    B = np.linalg.qr(rng.standard_normal((n, d)))[0]
+    X = 0.5 + (rng.random((400, d)) - 0.5) @ B.T
+    W = rng.standard_normal((m, n)) / np.sqrt(n)
+    alpha = np.quantile(W @ X.mean(axis=0), 0.7)  # 45 rows active at the mean, in a 60-dimensional hull
+    L = rf.ReLULayer(W, np.full(m, alpha))
+    K = rf.Hull(X)
+    assert K.affine_dimension == d > _CERTIFY_MAX_DIM
+    v = rf.check(L, K, time_limit=60)
+    assert v.status == "not injective"
+    x, y = v.pair
+    assert np.all(K.contains_certified(np.vstack([x, y])))
+    np.testing.assert_allclose(L(x), L(y), rtol=1e-9, atol=1e-12)
+    assert np.max(np.abs(x - y)) > 0
