@@ -1,13 +1,17 @@
 r"""Regenerate the figures of Section "Numerical experiments": the ``reproduce`` sub-command.
 
-``python -m relu_frames_nb reproduce [FIGURE ...] [--full] [--out DIR] [--workers N] [--scheduler ADDRESS]``
+``python -m relu_frames_nb reproduce [FIGURE ...] [--full] [--out DIR] [--workers N] [--scheduler ADDRESS] [--n N,N,...]``
 
 FIGURE is any of ``propinj``, ``isinj``, ``conv``, ``threshold`` (default: all four; ``threshold`` is
 not a figure of the paper but the exact counterpart of ``isinj``'s zero-bias question). For each figure the
 command writes ``DIR/FIGURE.png`` and the data ``DIR/FIGURE.npz`` (load it with
 :func:`relu_frames_nb.experiments.load_result`). Finished pieces of work are cached in
 ``DIR/cache``, so an interrupted run resumes where it stopped. ``--full`` runs the paper's
-sizes; the default is the fast size (seconds).
+sizes; the default is the fast size (seconds). ``--scheduler ADDRESS`` runs the tasks on an existing
+``dask.distributed`` cluster (``distributed.Client(ADDRESS)``) instead of local processes; the results
+come back to this process, which caches each finished task. ``--n 14,16`` chooses the dimensions of
+``threshold``. Ctrl-C stops a run within a second or two (pending tasks cancelled, local workers
+terminated) with exit status 130; the cache keeps what was finished.
 
 The figures are drawn by :mod:`relu_frames_nb.viz.experiments` (``plot_propinj``, ``plot_isinj``,
 ``plot_conv``: a result in, a :class:`matplotlib.figure.Figure` out, no pyplot state), imported only
@@ -37,6 +41,8 @@ __all__ = ["FIGURES", "reproduce", "plot_propinj", "plot_isinj", "plot_conv", "p
 FIGURES = ("propinj", "isinj", "conv", "threshold")
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+#: exit status after Ctrl-C (128 + SIGINT, the shell's convention)
+EXIT_INTERRUPTED = 130
 
 #: the plotting function of each figure, in :mod:`relu_frames_nb.viz.experiments` (imported when drawing)
 _PLOTS = {"propinj": "plot_propinj", "isinj": "plot_isinj", "conv": "plot_conv", "threshold": "plot_threshold"}
@@ -58,6 +64,7 @@ def reproduce(
     cache: bool = True,
     progress: Any = None,
     seed: int = 0,
+    n_values: Sequence[int] | None = None,
 ) -> dict[str, dict]:
     """Run the experiments and write ``FIGURE.png`` and ``FIGURE.npz`` into ``out``.
 
@@ -69,16 +76,18 @@ def reproduce(
         Experiment size.
     out : str or path-like, default "reproduce-out"
         Output directory (created if needed); the cache lives in ``out/cache``.
-    executor : concurrent.futures.Executor, optional
+    executor : concurrent.futures.Executor or distributed.Client, optional
         Where the tasks run (default: a local process pool).
     max_workers : int, optional
-        Size of the default pool.
+        Size of the default pool (1 to 1024).
     cache : bool, default True
         Keep finished tasks in ``out/cache`` (an interrupted run resumes).
     progress : bool or callable, optional
         Progress bars (see :func:`relu_frames_nb.experiments.isinj`).
     seed : int, default 0
         Root seed.
+    n_values : sequence of int, optional
+        Dimensions of ``threshold`` (default: those of its size); the other figures ignore it.
 
     Returns
     -------
@@ -88,6 +97,11 @@ def reproduce(
     figs = _check_figures(figures)
     if size not in ex.SIZES:
         raise InputError(f"size must be 'fast' or 'full'; got {size!r}.")
+    if not str(out).strip():
+        raise InputError("out must not be empty (it would write into the working folder); give a directory, e.g. 'out'.")
+    ex.check_workers(max_workers)
+    if n_values is not None:
+        n_values = ex.check_ints(n_values, "n_values", 2)
     outdir = Path(out)
     try:
         outdir.mkdir(parents=True, exist_ok=True)
@@ -96,7 +110,9 @@ def reproduce(
     report = {}
     for name in figs:
         t0 = time.perf_counter()
+        extra = {"n_values": n_values} if name == "threshold" and n_values is not None else {}
         result = _RUNS[name](
+            **extra,
             size=size,
             seed=seed,
             executor=executor,
@@ -155,8 +171,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("figures", nargs="*", metavar="FIGURE", help="propinj, isinj, conv, threshold or all (default: all)")
     p.add_argument("--full", action="store_true", help="paper scale (default: the fast size)")
     p.add_argument("--out", default="reproduce-out", help="output directory (default: reproduce-out)")
-    p.add_argument("--workers", type=int, default=None, help="local worker processes (default: one per CPU; 1 = in-process)")
-    p.add_argument("--scheduler", default=None, help="address of a dask.distributed scheduler to run on (needs dask)")
+    p.add_argument("--workers", type=int, default=None,
+                   help=f"local worker processes, 1 to {ex.MAX_WORKERS} (default: one per CPU; 1 = in-process)")
+    p.add_argument("--scheduler", default=None, help="address of a dask.distributed scheduler to run the tasks on (needs dask)")
+    p.add_argument("--n", default=None, metavar="N,N,...", help="dimensions of the threshold figure, e.g. 14,16")
     p.add_argument("--no-cache", action="store_true", help="do not keep finished tasks in OUT/cache")
     p.add_argument("--seed", type=int, default=0, help="root seed (default: 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -189,6 +207,21 @@ def _claims(name: str, result: Any) -> str:
     )
 
 
+def _parse_n(text: str) -> tuple[int, ...]:
+    """The dimensions of ``--n``: integers >= 2 separated by commas."""
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or any(v < 2 or v > _MAX_N for v in values):
+        raise InputError(f"--n must be dimensions from 2 to {_MAX_N} separated by commas, e.g. 14,16; got {text!r}.")
+    return tuple(values)
+
+
+#: largest dimension ``--n`` accepts (the exact search is far out of reach beyond)
+_MAX_N = 64
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``reproduce`` with command-line arguments; returns the exit status.
 
@@ -211,6 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         figs = _check_figures(args.figures or ["all"])
         if args.workers is not None and args.workers < 1:
             raise InputError(f"--workers must be a positive integer; got {args.workers}.")
+        ex.check_workers(args.workers, "--workers")
+        if not args.out.strip():
+            raise InputError("--out must not be empty (it would write into the current folder); give a directory.")
+        n_values = None if args.n is None else _parse_n(args.n)
         if args.seed < 0:
             raise InputError(f"--seed must be a non-negative integer; got {args.seed}.")
         executor, client = None, None
@@ -225,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise InputError(
                     f"--scheduler must be the address of a running Dask scheduler; got {args.scheduler!r} ({exc})."
                 ) from None
-            executor = client.get_executor()
+            executor = client
     except (ReluFramesError, ValueError) as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -244,6 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     cache=not args.no_cache,
                     progress=not args.quiet,
                     seed=args.seed,
+                    n_values=n_values,
                 )[name]
             except (ReluFramesError, ValueError) as exc:
                 print(f"{parser.prog}: error: {exc}", file=sys.stderr)
@@ -252,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(
                     f"\ninterrupted: finished tasks are cached in {Path(args.out) / 'cache'}; rerun to resume.", file=sys.stderr
                 )
-                return 130
+                return EXIT_INTERRUPTED
             except Exception as exc:  # an experiment crashed: say so, keep going
                 print(f"{name}: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
                 status = EXIT_FAILED

@@ -67,7 +67,7 @@ from ._propinj import (
     PropinjResult,
     propinj,
 )
-from ._runner import SIZES, default_executor, load_result
+from ._runner import MAX_WORKERS, SIZES, check_ints, check_workers, default_executor, load_result  # noqa: F401
 from ._threshold import (  # noqa: F401
     _THRESHOLD_SIZES,
     INJECTIVE,

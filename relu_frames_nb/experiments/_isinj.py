@@ -552,7 +552,7 @@ def isinj(
     kernel = as_choice(kernel, "kernel", ("auto", "numba", "numpy"))
     _kernels.resolve_kernel(kernel)  # an explicit "numba" must be available here; "auto" resolves on each worker
     executor = check_executor(executor)
-    cache = Cache(cache_dir, "isinj", params)
+    cache = Cache(cache_dir, "isinj", params, required=("ms", "proportion", "samples_used", "exact", "depth", "source", "est"))
     tasks = []
     for n in sorted(set(n_vals)):
         for ms in _isinj_blocks(n, range(n, m_max + 1), params["block_budget"]):

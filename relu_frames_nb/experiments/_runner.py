@@ -1,5 +1,5 @@
 """The machinery shared by the experiments: validation, ``.npz`` persistence, a cache of
-finished tasks, and a task runner on any :class:`concurrent.futures.Executor`.
+finished tasks, and a task runner on any :class:`concurrent.futures.Executor` or Dask ``Client``.
 
 Private to :mod:`relu_frames_nb.experiments`. Each experiment splits its work into
 independent tasks ``(name, spec, cost)``; :func:`run_experiment` runs those not in the cache
@@ -12,8 +12,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import time
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Callable
@@ -32,6 +33,10 @@ SIZES = ("fast", "full")
 EXP_ID = {"propinj": 1, "isinj": 2, "conv": 3, "threshold": 4}
 #: version of the files written (results and cache shards)
 FORMAT = 1
+#: largest number of local worker processes accepted (more is a typo, not a machine)
+MAX_WORKERS = 1024
+#: seconds to wait for one terminated worker process to exit before it is killed
+_STOP_GRACE = 2.0
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 
 # ---------------------------------------------------------------------------------
@@ -48,9 +53,18 @@ def check_size(size: Any) -> str:
 def check_executor(executor: Any) -> Executor | None:
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise InputError(
-            f"executor must be a concurrent.futures.Executor (or a Dask client.get_executor()); got {type(executor).__name__}."
+            f"executor must be a concurrent.futures.Executor or a dask.distributed Client; got {type(executor).__name__}."
         )
     return executor
+
+
+def check_workers(max_workers: Any, name: str = "max_workers") -> int | None:
+    """None, or a number of local worker processes from 1 to :data:`MAX_WORKERS`."""
+    if max_workers is None:
+        return None
+    if isinstance(max_workers, bool) or not isinstance(max_workers, (int, np.integer)) or not 1 <= max_workers <= MAX_WORKERS:
+        raise InputError(f"{name} must be an integer from 1 to {MAX_WORKERS}; got {max_workers!r}.")
+    return int(max_workers)
 
 
 def check_ints(values: Any, name: str, minimum: int) -> tuple[int, ...]:
@@ -212,11 +226,23 @@ def _holds(a: Any, test: Callable[[np.ndarray], np.ndarray]) -> bool:
     return bool(np.issubdtype(a.dtype, np.floating) and test(a).any())
 
 
+#: the meta entry of a shard recording where each array held NaN, +inf or -inf (a digest of the places)
+_PLACES = "non_finite_places"
+
+
+def _places(a: Any, test: Callable[[np.ndarray], np.ndarray]) -> str:
+    """A digest of the places where ``test`` flags the float array ``a`` (shape included)."""
+    mask = np.ascontiguousarray(test(np.asarray(a)), dtype=bool)
+    return hashlib.sha256(repr(mask.shape).encode() + np.packbits(mask.reshape(-1)).tobytes()).hexdigest()[:16]
+
+
 class Cache:
     """One directory of ``.npz`` shards per experiment and parameter set."""
 
-    def __init__(self, root: str | os.PathLike | None, experiment: str, params: dict) -> None:
+    def __init__(self, root: str | os.PathLike | None, experiment: str, params: dict, *, required: tuple[str, ...] = ()) -> None:
         self.dir: Path | None = None
+        #: arrays a shard must hold for the experiment to use it
+        self.required = tuple(required)
         #: shards found unusable and recomputed, with the reason
         self.healed: list[str] = []
         if root is None:
@@ -238,42 +264,65 @@ class Cache:
     def load(self, name: str, spec: dict | None = None) -> dict | None:
         """The cached result of task ``name``, or None when there is none or it cannot be trusted.
 
-        A shard is recomputed (and listed in :attr:`healed` with the reason) when it cannot be
-        read, belongs to another task (its stored task key differs), lacks one of the arrays it
-        was saved with, has no record of its array shapes (written by an older version), holds
-        an array whose shape differs from the recorded one (cut short, say), or holds NaN, +inf
-        or -inf in an array that held no such value when it was written.
+        A shard is recomputed (and listed in :attr:`healed` with the reason) when it is not a file
+        (a folder in its place, say), cannot be read (``np.load(allow_pickle=False)`` and JSON
+        only), has no record of what was written, belongs to another task (its stored task key
+        differs), lacks one of the arrays it was saved with or one the experiment needs
+        (:attr:`required`), has no record of its array shapes (written by an older version),
+        holds an array whose shape differs from the recorded one (cut short, say), or holds NaN,
+        +inf or -inf in a place of an array where there was no such value when it was written.
         """
         if self.dir is None:
             return None
         p = self.dir / f"{name}.npz"
-        if not p.exists():
+        if not (p.exists() or p.is_symlink()):
             return None
+        if not p.is_file():
+            return self._heal(p, "not a file")
         try:
             arrays, meta = read_npz(p)
-        except Exception:  # a shard cut short by a crash: compute it again
-            return self._heal(p, "unreadable")
+            reason = self._damage(arrays, meta, spec)
+        except Exception as exc:  # a shard cut short by a crash, or garbage: compute it again
+            return self._heal(p, f"unreadable: {type(exc).__name__}")
+        if reason is not None:
+            return self._heal(p, reason)
+        arrays["_meta"] = meta
+        return arrays
+
+    def _damage(self, arrays: dict[str, np.ndarray], meta: Any, spec: dict | None) -> str | None:
+        """Why the shard's ``arrays`` and record ``meta`` cannot be trusted, or None when they can."""
+        if not isinstance(meta, dict):
+            return "no record of what was written"
         if spec is not None and meta.get("task_key") != self.task_key(spec):
-            return self._heal(p, "written for another task")
-        missing = sorted(set(meta.get("keys", arrays)) - set(arrays))
+            return "written for another task"
+        keys = meta.get("keys", list(arrays))
+        if not isinstance(keys, list):
+            return "no record of the arrays written"
+        missing = sorted((set(map(str, keys)) | set(self.required)) - set(arrays))
         if missing:
-            return self._heal(p, f"missing {', '.join(missing)}")
+            return f"missing {', '.join(missing)}"
         shapes = meta.get("shapes")
         if not isinstance(shapes, dict):
-            return self._heal(p, "no record of the array shapes; written by an older version")
+            return "no record of the array shapes; written by an older version"
         for k, a in sorted(arrays.items()):
             if k not in shapes:
-                return self._heal(p, f"{k} was not among the arrays written")
+                return f"{k} was not among the arrays written"
             if list(a.shape) != shapes[k]:
                 written = tuple(shapes[k]) if isinstance(shapes[k], list) else shapes[k]
-                return self._heal(p, f"{k} has shape {a.shape}; it was written with shape {written}")
+                return f"{k} has shape {a.shape}; it was written with shape {written}"
         for record, label, test in _NON_FINITE:
             allowed = set(meta.get(record, ()))  # arrays that held such values when the task wrote them
             bad = [k for k, a in sorted(arrays.items()) if k not in allowed and _holds(a, test)]
             if bad:
-                return self._heal(p, f"holds {label} in {', '.join(bad)}")
-        arrays["_meta"] = meta
-        return arrays
+                return f"holds {label} in {', '.join(bad)}"
+        places = meta.get(_PLACES)
+        if not isinstance(places, dict):
+            return "no record of where its non-finite values were; written by an older version"
+        for record, label, test in _NON_FINITE:
+            for k in sorted(meta.get(record, ())):
+                if k in arrays and _places(arrays[k], test) != places.get(f"{record}:{k}"):
+                    return f"holds {label} in {k} at places where the task wrote none (or lost one)"
+        return None
 
     def _heal(self, path: Path, reason: str) -> None:
         self.healed.append(f"{path} ({reason})")
@@ -285,10 +334,15 @@ class Cache:
         """
         if self.dir is None:
             return
+        target = self.dir / f"{name}.npz"
+        if target.is_symlink() or (target.exists() and not target.is_file()):  # a folder in a shard's place
+            target.unlink() if target.is_symlink() or not target.is_dir() else shutil.rmtree(target)
         arrays = {k: np.asarray(v) for k, v in result.items() if k != "_meta"}
         meta = dict(result.get("_meta", {}), keys=sorted(arrays), shapes={k: list(a.shape) for k, a in arrays.items()})
+        meta[_PLACES] = {}
         for record, _, test in _NON_FINITE:
             meta[record] = sorted(k for k, a in arrays.items() if _holds(a, test))
+            meta[_PLACES].update({f"{record}:{k}": _places(arrays[k], test) for k in meta[record]})
         if spec is not None:
             meta["task_key"] = self.task_key(spec)
         write_npz(self.dir / f"{name}.npz", arrays, meta)
@@ -338,7 +392,7 @@ def default_executor(*, max_workers: int | None = None) -> ProcessPoolExecutor:
     """
     import multiprocessing
 
-    workers = (os.cpu_count() or 1) if max_workers is None else as_count(max_workers, "max_workers")
+    workers = (os.cpu_count() or 1) if max_workers is None else check_workers(max_workers)
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
@@ -371,7 +425,7 @@ def run_tasks(
     bar = Progress(progress, len(tasks), initial=len(tasks) - len(todo), desc=desc, unit="task", smoothing=0.05)
     t0 = time.perf_counter()
     try:
-        workers = None if max_workers is None else as_count(max_workers, "max_workers")
+        workers = check_workers(max_workers)
         if executor is None and (workers == 1 or len(todo) <= 1):
             for name, spec, _ in todo:
                 res = fn(spec)
@@ -381,31 +435,83 @@ def run_tasks(
         elif todo:
             own = executor is None
             pool = default_executor(max_workers=workers) if own else executor
-            futures: dict[Future, tuple[str, dict]] = {}
+            client = _dask_client(pool)
+            futures: dict[Any, tuple[str, dict]] = {}
             try:
                 with _single_threaded_children() if own else nullcontext():
                     for name, spec, _ in todo:
-                        futures[pool.submit(fn, spec)] = (name, spec)
-                pending = set(futures)
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for fut in done:
-                        res = fut.result()
-                        name, spec = futures[fut]
-                        cache.save(name, res, spec)
-                        results[name] = res
-                        bar.update()
+                        fut = pool.submit(fn, spec, pure=False) if client is not None else pool.submit(fn, spec)
+                        futures[fut] = (name, spec)
+                for fut in _completed(futures, client):
+                    res = fut.result()
+                    name, spec = futures[fut]
+                    cache.save(name, res, spec)  # each finished task is kept at once: an interrupted run resumes
+                    results[name] = res
+                    bar.update()
             except BaseException:
-                for fut in futures:
-                    fut.cancel()
-                raise
-            finally:
+                _cancel(futures, client)
                 if own:
-                    pool.shutdown(wait=True, cancel_futures=True)
+                    _stop_pool(pool)
+                raise
+            else:
+                if own:
+                    pool.shutdown(wait=True)
     finally:
         bar.close()
     stats["seconds"] = time.perf_counter() - t0
     return results, stats
+
+
+def _dask_client(executor: Any) -> Any:
+    """``executor`` if it is a ``distributed.Client`` (its futures are not ``concurrent.futures``), else None."""
+    if type(executor).__module__.split(".")[0] != "distributed":
+        return None
+    from distributed import Client
+
+    return executor if isinstance(executor, Client) else None
+
+
+def _completed(futures: dict, client: Any):
+    """The futures as they finish (Dask's own ``as_completed`` on a cluster)."""
+    if client is not None:
+        from distributed import as_completed
+
+        yield from as_completed(list(futures))
+        return
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        yield from done
+
+
+def _cancel(futures: dict, client: Any) -> None:
+    """Cancel the tasks not finished (on a cluster, the scheduler forgets them)."""
+    if client is not None:
+        try:
+            client.cancel(list(futures), force=True)
+        except Exception:  # pragma: no cover - the scheduler may be gone already
+            pass
+        return
+    for fut in futures:
+        fut.cancel()
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a local pool now: pending tasks dropped, the running ones' processes terminated.
+
+    ``shutdown(wait=True)`` would wait for the running tasks (minutes at large ``n``), and the
+    workers ignore Ctrl-C (the parent handles it), so they are ended here, by their ids.
+    """
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(_STOP_GRACE)
+        if proc.is_alive():  # pragma: no cover - SIGTERM ignored
+            proc.kill()
+            proc.join(_STOP_GRACE)
 
 
 def executor_name(executor: Executor | None, max_workers: int | None) -> str:

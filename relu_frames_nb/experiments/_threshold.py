@@ -516,7 +516,7 @@ def threshold(
         "bias": "sigma * z, z standard normal, one z per layer; the ball is the unit ball",
     }
     executor = check_executor(executor)
-    cache = Cache(cache_dir, "threshold", params)
+    cache = Cache(cache_dir, "threshold", params, required=("status", "seconds", "nodes"))
     tasks = []
     for n in params["n_values"]:
         large = n >= LARGE_FROM
