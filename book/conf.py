@@ -79,7 +79,7 @@ html_js_files = ["search-text.js"]  # search snippets: formulas as text, no them
 
 
 def _search_names() -> dict:
-    """``{"local invertibility": "api/generated/relu_frames_nb.paper.local_invertibility", ...}`` for the search scorer.
+    """``{"local invertibility": "api/generated/relu_frames_nb.local_invertibility", ...}`` for the search scorer.
 
     Every public function of the package under its name with spaces, and every deprecated one
     (a docstring that starts "Deprecated: ``rf.NEW(...)``") pointing at the page of its replacement.

@@ -120,7 +120,7 @@ def check(
         ``status``, ``method``, ``text``, ``certificate`` or ``pair`` (checked in your
         coordinates), ``bounds``, ``layers`` (networks), ``to_dict()``. On a data set, the
         details also say where the layer is locally invertible
-        (:func:`~relu_frames_nb.paper.local_invertibility`, given at most a quarter of the time limit
+        (:func:`~relu_frames_nb.local_invertibility`, given at most a quarter of the time limit
         or the time left, whichever is less; the points it reached are counted).
 
     Notes

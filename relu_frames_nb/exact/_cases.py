@@ -55,7 +55,7 @@ def finite_result(W, alpha, K, t0, budget):
     k-d tree in the max-norm with a radius above every tolerance of the pair check, and each
     candidate is confirmed by the one pair check (:func:`relu_frames_nb._util.pairs.collides`).
     Where the layer is invertible near each point is a separate question
-    (:func:`relu_frames_nb.paper.local_invertibility`, which :func:`relu_frames_nb.check` adds to the
+    (:func:`relu_frames_nb.local_invertibility`, which :func:`relu_frames_nb.check` adds to the
     verdict within the time that is left).
     """
     from scipy.spatial import cKDTree

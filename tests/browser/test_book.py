@@ -464,7 +464,7 @@ def _search(pg, base: str, query: str, shown: str = "ul.search li a") -> None:
 
 @pytest.mark.parametrize(("query", "target"), [
     ("check", "relu_frames_nb.check.html"),  # the front door, named in one word
-    ("local invertibility", "relu_frames_nb.paper.local_invertibility.html"),  # a public function, named with spaces
+    ("local invertibility", "relu_frames_nb.local_invertibility.html"),  # a public function, named with spaces
     ("rf.polytope_bias", "relu_frames_nb.polytope_bias.html"),
 ])  # fmt: skip
 def test_search_ranks_the_named_page_first(offline, base, query, target):
