@@ -51,6 +51,7 @@ from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer
 from ..paper.reconstruction import reconstruct
 from ..pipeline import Context, Stage, run_stages
+from ..pipeline.tolerances import DIVISOR_FLOOR
 from ..verdict import Certificate, Status, Verdict
 from .bounds import preactivation_bounds, relu_box
 from .image import check_on_image
@@ -212,7 +213,7 @@ def _local_pair(net: Network, k: int, K: Domain, seed: Any, budget: Budget,
             return None
         Jr = coords.rows(J)  # the Jacobian on K's affine span
         s = np.linalg.svd(Jr, compute_uv=False)
-        scale = np.maximum(s[:, 0], 1e-300)
+        scale = np.maximum(s[:, 0], DIVISOR_FLOOR)
         singular = np.flatnonzero((Jr.shape[1] < dim) | (s[:, -1] <= DEFAULT_RANK_TOL * scale))
         for i in singular:
             if tried >= 50:

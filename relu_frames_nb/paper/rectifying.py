@@ -30,6 +30,7 @@ from ..errors import TooExpensiveError
 from ..frames import DEFAULT_RANK_TOL
 from ..layer import ReLULayer, as_layer
 from ..pipeline.context import Context
+from ..pipeline.tolerances import DIVISOR_FLOOR
 from .stability import active_lower_bound
 
 __all__ = [
@@ -401,7 +402,7 @@ def _candidates(layer: ReLULayer, x0: np.ndarray):
     for j in range(V.shape[1]):
         r = V[:, j]
         speed = np.abs(phi_in @ r)
-        eps = 0.5 * np.min(inactive_gap / np.maximum(speed, 1e-300)) if inactive_gap.size else 1.0
+        eps = 0.5 * np.min(inactive_gap / np.maximum(speed, DIVISOR_FLOOR)) if inactive_gap.size else 1.0
         eps = min(eps, 0.25 * max(np.linalg.norm(x0), 1.0))
         for _ in range(40):
             yield "null-space", x0 + eps * r, x0 - eps * r
@@ -489,7 +490,7 @@ def find_collision(
     if bad.shape[0]:
         # prefer points far from every switching hyperplane: more room for the construction
         gaps = _hyperplane_gaps(layer, bad)
-        gaps /= np.maximum(np.linalg.norm(bad, axis=1), 1e-300)
+        gaps /= np.maximum(np.linalg.norm(bad, axis=1), DIVISOR_FLOOR)
         # the widest verified pair among the first few points that give one (a wide pair is easier to see)
         best, best_sep, found = None, 0.0, 0
         for x0 in bad[np.argsort(-gaps)][: as_count(max_tries, "max_tries")]:
@@ -499,7 +500,8 @@ def find_collision(
                 if time.perf_counter() > deadline:  # a membership proof can take an LP per point
                     break
                 if _verify(layer, K, y1, y2):
-                    sep = float(np.linalg.norm(y1 - y2)) / max(float(np.linalg.norm(y1)), float(np.linalg.norm(y2)), 1e-300)
+                    size = max(float(np.linalg.norm(y1)), float(np.linalg.norm(y2)), DIVISOR_FLOOR)
+                    sep = float(np.linalg.norm(y1 - y2)) / size
                     found += 1
                     if sep > best_sep:
                         best, best_sep = (method, y1, y2), sep
@@ -541,7 +543,7 @@ def _output_keys(layer: ReLULayer, X: np.ndarray, tol: float = PAIR_RTOL) -> np.
         Z = layer(X[c0 : c0 + step])
         if Z.size:
             scale = max(scale, float(np.max(np.abs(Z))))
-    q = max(tol * scale, 1e-300)
+    q = max(tol * scale, DIVISOR_FLOOR)
     if N <= step:
         return np.round(layer(X) / q).astype(np.int64)
     mult = np.random.default_rng(0).integers(1, 2**62, size=layer.m, dtype=np.int64) | 1

@@ -25,6 +25,7 @@ from .._util.validation import as_count, as_positive, as_time_limit
 from ..errors import TooExpensiveError
 from ..frames import as_frame
 from ..pipeline.context import Context
+from ..pipeline.tolerances import DIVISOR_FLOOR
 
 __all__ = ["TukeyDepth", "tukey_depth_origin", "zero_bias_injective"]
 
@@ -109,7 +110,7 @@ def _perturb_off_ray(V: np.ndarray, r: np.ndarray, w: np.ndarray, target: int, z
     b = np.abs(V[~zero] @ w)
     with np.errstate(divide="ignore", invalid="ignore"):
         lim = float(np.min(np.where(b > 0, a / b, np.inf))) if a.size else np.inf
-    eps = min(0.5 * lim, 1.0 / max(float(np.linalg.norm(w)), 1e-300))
+    eps = min(0.5 * lim, 1.0 / max(float(np.linalg.norm(w)), DIVISOR_FLOOR))
     x = r
     for _ in range(80):
         x = r + eps * w

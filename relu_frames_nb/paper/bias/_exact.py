@@ -72,6 +72,7 @@ import numpy as np
 
 from ...domains import Domain
 from ...errors import InputError
+from ...pipeline.tolerances import DIVISOR_FLOOR
 
 __all__ = ["verify_polytope_bias", "MAX_DIM", "MAX_VECTORS", "MAX_FACET_SIZE", "MAX_CERTIFICATES"]
 
@@ -507,7 +508,7 @@ class _Verifier:
         from the normal equations in integers: ``phi = Z / D`` gives ``P = PZ / (den D_i)``.
         """
         top = float(np.max(c)) if c.size else 0.0
-        support = tuple(j for j, v in enumerate(c) if v > 1e-9 * max(top, 1e-300))
+        support = tuple(j for j, v in enumerate(c) if v > 1e-9 * max(top, DIVISOR_FLOOR))
         order = [support] if support else []
         sizes = range(1, min(self.n, len(gens)) + 1)
         rest = [S for k in sizes for S in combinations(range(len(gens)), k)]
@@ -646,7 +647,7 @@ class _Verifier:
         except (RuntimeError, ValueError):
             u = np.zeros(len(rows))
         res = E @ u - f
-        u_min = 1e-12 * max(float(u.max()), 1e-300)
+        u_min = 1e-12 * max(float(u.max()), DIVISOR_FLOOR)
         cand = [int(j) for j in np.argsort(-u) if u[j] > u_min]
         if abs(res[-1]) > 1e-12:
             x = -res[:-1] / res[-1]

@@ -49,6 +49,7 @@ from ...domains import Domain
 from ...errors import DimensionMismatchError, InputError, TooExpensiveError
 from ...frames import as_frame
 from ...pipeline.context import Context
+from ...pipeline.tolerances import DIVISOR_FLOOR
 from .estimate import GUARANTEED, BiasEstimate
 from .inscribing import (
     DEFAULT_MAX_FACETS,
@@ -145,7 +146,7 @@ def _nnls_gram(G: np.ndarray, h: np.ndarray) -> np.ndarray:
 
     # ||B^T c - v||^2 = c^T G c - 2 h^T c + const = ||A c - b||^2 + const with A^T A = G, A^T b = h
     lam, U = np.linalg.eigh(G)
-    keep = lam > 1e-14 * max(lam[-1], 1e-300)
+    keep = lam > 1e-14 * max(lam[-1], DIVISOR_FLOOR)
     root = np.sqrt(lam[keep])
     A = root[:, None] * U[:, keep].T
     b = (U[:, keep].T @ h) / root
