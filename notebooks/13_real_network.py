@@ -966,7 +966,7 @@ assert np.all(gaps > 0)
 # a time can rule the enclosure's extra points out; the two copies never leave the true inputs, so the
 # question they answer is exactly the network's. The price is size: the model has two copies of every unit,
 # and the near-pair cells grow with the input dimension, so the stage runs for inputs of dimension at most 4
-# and a few hundred units, after the layer-by-layer check has had half of the time.
+# and a few hundred units, after the layer-by-layer check has had three quarters of the time.
 
 # %% [markdown]
 # ## 6. Explore a digit's hidden code
