@@ -120,6 +120,16 @@ def _on_grid(x: float, decimals: int) -> bool:
     return abs(x - round(x, decimals)) <= 1e-9
 
 
+def _three_decimals(exercise: str, value: float, what: str, rounding: str, right: str, wrong: str) -> tuple[bool, str]:
+    """The common end of the radius and bias checks: rounded to 3 decimals as asked, then compared with the key."""
+    if not _on_grid(value, 3):
+        return False, f"round your {what} {rounding} to 3 decimals, as the task asks"
+    ok, _ = key_says(exercise, decimals_text(value, 3))
+    if ok is None:
+        return _no_key(exercise)
+    return (True, right) if ok else (False, wrong)
+
+
 # ---------------------------------------------------------------------------------------------
 # the checks that replace the teacher's in the student edition
 # ---------------------------------------------------------------------------------------------
@@ -141,15 +151,10 @@ def check_2_2(answer):
             w = bad[np.argmin(np.linalg.norm(bad, axis=1))]
             return False, (f"your radius is too small: x = {_vec(w)} lies in the donut, but only the elements "
                            f"{elements(np.flatnonzero(L.active_set(w)))} are active there, and they do not span")  # fmt: skip
-        if not _on_grid(s, 3):
-            return False, "round your radius up to 3 decimals, as the task asks"
-        ok, _ = key_says("2.2", decimals_text(s, 3))
-        if ok is None:
-            return _no_key("2.2")
-        if ok:
-            return True, f"s = {s:.3f}: no sampled point of the donut is non-rectifying, and s is the smallest such radius"
-        return False, ("no sampled point of your donut is non-rectifying, but s is not the smallest radius: it can "
-                       "be smaller (or a sample missed the corner of a non-spanning cell: look at those corners)")  # fmt: skip
+        return _three_decimals("2.2", s, "radius", "up",
+                               f"s = {s:.3f}: no sampled point of the donut is non-rectifying, and s is the smallest such radius",
+                               ("no sampled point of your donut is non-rectifying, but s is not the smallest radius: it can "
+                       "be smaller (or a sample missed the corner of a non-spanning cell: look at those corners)"))  # fmt: skip
 
     return report("2.2", answer, verify)
 
@@ -170,15 +175,10 @@ def check_4_1(answer):
             w = bad[np.argmax(np.linalg.norm(bad, axis=1))]
             return False, (f"your radius is too large: x = {_vec(w)} lies in B_r, and its active elements "
                            f"{elements(np.flatnonzero(L.active_set(w)))} do not span")  # fmt: skip
-        if not _on_grid(r, 3):
-            return False, "round your radius down to 3 decimals, as the task asks"
-        ok, _ = key_says("4.1", decimals_text(r, 3))
-        if ok is None:
-            return _no_key("4.1")
-        if ok:
-            return True, f"r = {r:.3f}: the layer is rectifying on B_r, and on no ball more than 1e-3 larger"
-        return False, ("no sampled point of B_r is non-rectifying, but r is not the largest radius: r can be larger "
-                       "(or a sample missed a point next to the lines <x, phi_i> = alpha_i closest to the origin)")  # fmt: skip
+        return _three_decimals("4.1", r, "radius", "down",
+                               f"r = {r:.3f}: the layer is rectifying on B_r, and on no ball more than 1e-3 larger",
+                               ("no sampled point of B_r is non-rectifying, but r is not the largest radius: r can be larger "
+                       "(or a sample missed a point next to the lines <x, phi_i> = alpha_i closest to the origin)"))  # fmt: skip
 
     return report("4.1", answer, verify)
 
@@ -204,14 +204,10 @@ def check_5_1(answer):
             active = elements(np.flatnonzero(F.vectors @ w >= r))
             why = "so the layer is not injective there"
             return False, f"your bias is too large: at x = {_vec(w)} only the elements {active} are active, {why}"
-        if not _on_grid(r, 3):
-            return False, "round your bias down to 3 decimals, as the task asks"
-        ok, _ = key_says("5.1", decimals_text(r, 3))
-        if ok is None:
-            return _no_key("5.1")
-        if ok:
-            return True, f"r = {r:.3f}: every direction of the circle keeps two coefficients >= r, and r is the largest such bias"
-        return False, "the layer is still rectifying for a slightly larger constant bias: r can be larger"
+        return _three_decimals("5.1", r, "bias", "down",
+                               f"r = {r:.3f}: every direction of the circle keeps two coefficients >= r, and r is the "
+                               "largest such bias",
+                               "the layer is still rectifying for a slightly larger constant bias: r can be larger")  # fmt: skip
 
     return report("5.1", answer, verify)
 
