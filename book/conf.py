@@ -9,7 +9,8 @@ site (MathJax 3 from ``book/_vendor``): the book reads offline.
 Environment variables (all optional):
 
 * ``RFNB_REPOSITORY_URL``: the kit's GitHub repository, for the repository and Binder buttons
-  (default: ``[project.urls] Repository`` of pyproject.toml, the one place it is said);
+  (default: ``[project.urls] Repository`` of pyproject.toml, the one place it is said; book/repository.py).
+  While it is the placeholder or empty, the book has neither button and the build says so on stderr;
 * ``RFNB_REPOSITORY_BRANCH``: the branch Binder starts from (default ``HEAD``);
 * ``RFNB_BINDERHUB_URL``: the BinderHub (default ``https://mybinder.org``);
 * ``RFNB_LOCAL_LAB_URL``: the local JupyterLab of ``bash scripts/lab.sh``, which serves the
@@ -19,9 +20,13 @@ Environment variables (all optional):
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 BOOK = Path(__file__).resolve().parent
+if str(BOOK) not in sys.path:
+    sys.path.insert(0, str(BOOK))
+import repository as _repository  # noqa: E402  (book/repository.py: the URL said once)
 
 project = "relu_frames_nb — Injectivity of ReLU layers"
 author = "the relu_frames_nb authors"
@@ -122,19 +127,8 @@ nb_ipywidgets_js = {
 html_copy_source = False  # the pages' sources are the transformed copies; the originals are in the repository
 html_show_sourcelink = False
 
-def _repository_in_pyproject() -> str:
-    """``[project.urls] Repository`` of the kit's pyproject.toml: where the repository URL is said once."""
-    import re
-
-    text = (BOOK.parent / "pyproject.toml").read_text(encoding="utf-8")
-    section = text.split("[project.urls]", 1)[1].split("\n[", 1)[0] if "[project.urls]" in text else ""
-    m = re.search(r'^Repository\s*=\s*"([^"]+)"', section, re.M)
-    if not m:
-        raise RuntimeError("pyproject.toml has no [project.urls] Repository: the book's buttons need it")
-    return m.group(1)
-
-
-REPOSITORY_URL = os.environ.get("RFNB_REPOSITORY_URL", _repository_in_pyproject()).rstrip("/")
+#: "" when the repository is not set (the placeholder of pyproject.toml): then no repository or Binder button
+REPOSITORY_URL = _repository.repository_url()
 REPOSITORY_BRANCH = os.environ.get("RFNB_REPOSITORY_BRANCH", "HEAD")
 BINDERHUB_URL = os.environ.get("RFNB_BINDERHUB_URL", "https://mybinder.org")
 LOCAL_LAB_URL = os.environ.get("RFNB_LOCAL_LAB_URL", "http://localhost:8888/lab/tree").rstrip("/")
@@ -143,12 +137,13 @@ html_theme_options = {
     "repository_url": REPOSITORY_URL,
     "repository_branch": REPOSITORY_BRANCH,
     "path_to_docs": "",  # book/notebooks/NN.ipynb is shown as notebooks/NN.ipynb: the repository's path
-    "use_repository_button": True,
+    "use_repository_button": bool(REPOSITORY_URL),
     "use_download_button": False,  # no copied sources (html_copy_source = False)
     "use_fullscreen_button": True,
     "home_page_in_toc": True,
     "show_toc_level": 2,
-    "launch_buttons": {"binderhub_url": BINDERHUB_URL, "notebook_interface": "jupyterlab"},
+    # without a BinderHub the theme adds no launch menu; add_local_lab_button then makes one of its own
+    "launch_buttons": ({"binderhub_url": BINDERHUB_URL, "notebook_interface": "jupyterlab"} if REPOSITORY_URL else {}),
 }
 
 
@@ -157,7 +152,11 @@ def add_local_lab_button(app, pagename, templatename, context, doctree):
     if not pagename.startswith("notebooks/"):
         return
     name = pagename.split("/", 1)[1]
-    for group in context.get("header_buttons", []):
+    groups = context.setdefault("header_buttons", [])
+    if not any(group.get("label") == "launch-buttons" for group in groups):  # no Binder: the repository is not set
+        groups.append({"type": "group", "tooltip": "Launch interactive content", "icon": "fas fa-rocket",
+                       "buttons": [], "label": "launch-buttons"})  # fmt: skip
+    for group in groups:
         if group.get("label") == "launch-buttons":
             group["buttons"].append(
                 {
@@ -229,8 +228,19 @@ def _numbered_proof_index():
     return NumberedProofIndex
 
 
+def warn_when_the_repository_is_unset(app):
+    """Say once, on stderr, that the book has no repository or Binder buttons because the URL is not set.
+
+    Not a Sphinx warning: Sphinx counts every warning record against ``-W`` (``--strict``, as CI builds
+    the kit with its placeholder), and ``suppress_warnings`` would hide the line altogether.
+    """
+    if not REPOSITORY_URL:
+        print(f"WARNING: [rfnb] {_repository.UNSET_NOTE}", file=sys.stderr, flush=True)
+
+
 def setup(app):
     """Register the local-JupyterLab button after the theme's launch buttons (priority 501)."""
+    app.connect("builder-inited", warn_when_the_repository_is_unset)
     app.connect("html-page-context", add_local_lab_button, priority=600)
     app.connect("builder-inited", html_handlers_for_singlehtml)
     from sphinx_proof.domain import ProofDomain

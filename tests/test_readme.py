@@ -33,13 +33,20 @@ def test_run_command_opens_the_index_and_binder_links_resolve():
         assert (root / target).exists(), f"the Binder link points to {target}, which does not exist"
 
 
-def test_the_binder_badge_points_at_the_repository_said_in_pyproject():
+def test_the_readme_links_to_no_placeholder_repository_and_says_where_to_set_it():
+    """The repository is said once, in pyproject.toml; the README shows no badge or link to a placeholder."""
     text = README.read_text(encoding="utf-8")
     pyproject = (README.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r"^\[project\.urls\]\s*\nRepository\s*=", pyproject, re.M), "pyproject.toml says the repository"
+    assert "OWNER/REPO" not in text.upper(), "the README links to the placeholder repository"
+    assert "[project.urls] Repository" in text, "the README says where the repository is set"
+    # a clickable Binder or repository link ([text](url), a badge, a bare URL) only to a real repository:
+    # the template addresses stay in code spans, with <owner>/<repo> in them
+    prose = re.sub(r"```.*?```|`[^`\n]*`", "", text, flags=re.S)
+    links = re.findall(r"https://(?:mybinder\.org/v2/gh|github\.com)/([^/\s)]+/[^/\s)?]+)", prose)
     repo = re.search(r'^Repository\s*=\s*"https://github\.com/([^"/]+/[^"/]+)"', pyproject, re.M)
-    assert repo, "pyproject.toml says the repository once, in [project.urls] Repository"
-    badges = re.findall(r"mybinder\.org/v2/gh/([^/]+/[^/]+)/", text)
-    assert badges and set(badges) == {repo.group(1)}, (badges, repo.group(1))
+    allowed = {repo.group(1)} if repo and "OWNER/REPO" not in repo.group(1).upper() else set()
+    assert set(links) <= allowed, f"links to a repository other than the one set in pyproject.toml: {set(links) - allowed}"
 
 
 def test_whole_network_example_prints_what_the_readme_shows(tmp_path):

@@ -49,6 +49,14 @@ MATH_TIMEOUT = 60_000  # ms
 # ----------------------------------------------------------------------------------
 
 
+def _repository_url() -> str:
+    """The repository the book was built for (book/repository.py; "" when it is the placeholder)."""
+    spec = importlib.util.spec_from_file_location("_rfnb_book_repository", BOOK_SRC / "repository.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.repository_url()
+
+
 def _needs(module: str, why: str) -> None:
     if importlib.util.find_spec(module) is None:
         msg = f"Python package {module!r} missing ({why}): install the test extras (`pip install -e '.[test]'`)."
@@ -236,9 +244,14 @@ def test_every_notebook_page_has_typeset_math_and_its_pictures(offline, base, na
     clipped = pg.evaluate("""() => [...document.querySelectorAll('article.bd-article div.cell pre')]
         .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 60))""")
     assert not clipped, f"{name}: code or output lines cut at the right: {clipped[:3]}"
-    # launch buttons: Binder and the local JupyterLab, with this notebook's path in the repository
+    # launch buttons: Binder (when the repository is set: book/repository.py) and the local JupyterLab,
+    # with this notebook's path in the repository; never a link to the placeholder repository
     hrefs = pg.locator(".dropdown-launch-buttons a").evaluate_all("as => as.map(a => a.href)")
-    assert any("/v2/gh/" in h and f"urlpath=lab/tree/notebooks/{name}.ipynb" in h for h in hrefs), hrefs
+    if _repository_url():
+        assert any("/v2/gh/" in h and f"urlpath=lab/tree/notebooks/{name}.ipynb" in h for h in hrefs), hrefs
+    else:
+        assert not any("/v2/" in h for h in hrefs), f"{name}: a Binder button while the repository is not set: {hrefs}"
+    assert "OWNER/REPO" not in pg.content(), f"{name}: the page links to the placeholder repository"
     assert any(h.endswith(f"/lab/tree/{name}.ipynb") and "localhost" in h for h in hrefs), hrefs
     download = [h for h in hrefs if h.endswith(f"_static/ipynb/{name}.ipynb")]
     assert download, f"{name}: no download link for the page's notebook: {hrefs}"
