@@ -1,4 +1,4 @@
-r"""Small linear-algebra helpers of the exact verdicts that import nothing else of the package.
+r"""Small linear-algebra helpers of the exact verdicts that import nothing else of the package but its tolerances.
 
 * :func:`min_norm_point`: the point of smallest norm of a polyhedron :math:`\{x : A x \le b\}`
   (least distance programming, Lawson & Hanson, *Solving Least Squares Problems*, ch. 23),
@@ -20,6 +20,16 @@ import threading
 import warnings
 
 import numpy as np
+
+from .tolerances import (
+    DIVISOR_FLOOR,
+    LDP_DIVISOR_TOL,
+    LDP_RESIDUAL_TOL,
+    MEMBERSHIP_RTOL,
+    NNLS_PROBE_ATOL,
+    RANK_RTOL,
+    VIOLATION_FLOOR,
+)
 
 __all__ = ["min_norm_point", "quiet", "null_space", "linprog_quiet", "nnls_solve"]
 
@@ -44,7 +54,7 @@ def _pick_nnls():
         b = np.array([2.0, -1.0, 1.0])
         x, rnorm, info = raw(A, b, 30)
         x0, r0 = nnls(A, b, maxiter=30)
-        if info != 3 and np.allclose(x, x0, atol=1e-12) and abs(float(rnorm) - r0) <= 1e-12:
+        if info != 3 and np.allclose(x, x0, atol=NNLS_PROBE_ATOL) and abs(float(rnorm) - r0) <= NNLS_PROBE_ATOL:
             return raw
     except Exception:  # noqa: BLE001 - any change of the private routine: the public one
         pass
@@ -112,7 +122,7 @@ def linprog_quiet(c, *, method: str = "highs", **kwargs):
         return linprog(c, method=method, **kwargs)
 
 
-def null_space(rows: np.ndarray, n: int, *, rtol: float = 1e-10, limit: int | None = None) -> np.ndarray:
+def null_space(rows: np.ndarray, n: int, *, rtol: float = RANK_RTOL, limit: int | None = None) -> np.ndarray:
     """Orthonormal vectors (columns) orthogonal to ``span(rows)``: all ``n - rank`` of them, or at most ``limit``.
 
     With ``limit`` (or when the complement is large) no ``n x n`` matrix is formed: the row space
@@ -126,10 +136,10 @@ def null_space(rows: np.ndarray, n: int, *, rtol: float = 1e-10, limit: int | No
         return np.eye(n) if limit is None or limit >= n else np.eye(n)[:, :limit]
     if limit is None and n <= 2048:
         _, s, vt = np.linalg.svd(rows, full_matrices=True)
-        rank = int(np.sum(s > rtol * max(s[0], 1e-300)))
+        rank = int(np.sum(s > rtol * max(s[0], DIVISOR_FLOOR)))
         return vt[rank:].T
     _, s, vt = np.linalg.svd(rows, full_matrices=False)
-    rank = int(np.sum(s > rtol * max(s[0], 1e-300)))
+    rank = int(np.sum(s > rtol * max(s[0], DIVISOR_FLOOR)))
     want = min(n - rank, 16 if limit is None else limit)
     if want <= 0:
         return np.zeros((n, 0))
@@ -141,7 +151,7 @@ def null_space(rows: np.ndarray, n: int, *, rtol: float = 1e-10, limit: int | No
     return Q[:, :want]
 
 
-def min_norm_point(A: np.ndarray, b: np.ndarray, *, tol: float = 1e-9) -> np.ndarray | None:
+def min_norm_point(A: np.ndarray, b: np.ndarray, *, tol: float = MEMBERSHIP_RTOL) -> np.ndarray | None:
     r"""The point of smallest Euclidean norm of :math:`\{x : A x \le b\}`, or None if empty.
 
     Least distance programming: with :math:`G = -A`, :math:`h = -b`, solve the NNLS problem
@@ -166,10 +176,10 @@ def min_norm_point(A: np.ndarray, b: np.ndarray, *, tol: float = 1e-9) -> np.nda
     except RuntimeError:  # pragma: no cover - iteration limit
         return None
     r = E @ u - f
-    if np.linalg.norm(r) < 1e-12 or r[-1] >= -1e-14:
+    if np.linalg.norm(r) < LDP_RESIDUAL_TOL or r[-1] >= -LDP_DIVISOR_TOL:
         return None
     x = -r[:n] / r[-1] * scale
     viol = A @ x - b
-    if np.all(viol <= tol * scale * np.maximum(np.linalg.norm(A, axis=1), 1e-300) + 1e-300):
+    if np.all(viol <= tol * scale * np.maximum(np.linalg.norm(A, axis=1), DIVISOR_FLOOR) + VIOLATION_FLOOR):
         return x
     return None

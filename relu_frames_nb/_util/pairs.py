@@ -32,12 +32,11 @@ from typing import Sequence
 
 import numpy as np
 
+from .tolerances import PAIR_MIN_SEPARATION, PAIR_RTOL
+
 __all__ = ["PAIR_RTOL", "PAIR_MIN_SEPARATION", "collides", "network_collision", "pow2_scale"]
 
-#: outputs of a pair agree up to ``PAIR_RTOL (n + 2)`` times the size of the terms (a few roundings)
-PAIR_RTOL = 8 * 2.0**-53
-#: the two points of a pair are at least this far apart, relative to ``max(|x|, |y|)``
-PAIR_MIN_SEPARATION = 1e-6
+# PAIR_RTOL and PAIR_MIN_SEPARATION live with every other tolerance in relu_frames_nb._util.tolerances
 
 _U = 2.0**-53
 

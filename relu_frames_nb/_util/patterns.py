@@ -15,18 +15,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import DimensionMismatchError, InputError, NotInjectiveError
+from .tolerances import CERT_RATIO, DUAL_ATOL, NORMAL_EQ_MIN_RATIO
 from .validation import to_float_array
 
-#: The normal equations of an active pattern are solved only when
-#: ``lambda_min / lambda_max`` of :math:`\Phi_J^T\Phi_J` exceeds this (relative error of order
-#: ``1e6 * machine epsilon`` at worst); worse-conditioned patterns use an SVD.
-NORMAL_EQ_MIN_RATIO = 1e-6
+# NORMAL_EQ_MIN_RATIO, DUAL_ATOL and CERT_RATIO live in relu_frames_nb._util.tolerances (imported above)
 #: Up to this many distinct active patterns, each gets its own SVD-based pseudo-inverse.
 EXACT_PATTERN_LIMIT = 64
 #: Float64 elements per temporary block (32 MB).
 CHUNK_ELEMS = 1 << 22
-#: A user's dual frame ``D`` is accepted when ``max |D Phi_J - I| <= DUAL_ATOL``.
-DUAL_ATOL = 1e-8
 
 
 def pattern_words(mask: np.ndarray) -> np.ndarray:
@@ -180,10 +176,6 @@ def not_recoverable(phi: np.ndarray, mask: np.ndarray, failed: np.ndarray, N: in
 # Spanning tests for many active sets at once
 # ---------------------------------------------------------------------------------
 
-#: A sub-frame ``J`` of unit rows certifies that every active set containing it spans when
-#: ``lambda_min(U_J^T U_J) > CERT_RATIO * |J|`` (``|J|`` bounds ``||U_J^T U_J||``); far above the
-#: rounding errors of forming and factorizing the Gram matrix (``~ n eps |J|``).
-CERT_RATIO = 1e-8
 #: Up to this dimension the Gram matrices are tested with one batched ``eigvalsh``; above it
 #: with one Cholesky factorization each (no eigenvalues needed).
 _EIGVALSH_MAX_N = 48

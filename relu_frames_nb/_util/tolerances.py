@@ -1,9 +1,12 @@
 r"""Every tolerance of the package in one place, each with a name and what it bounds.
 
-All of them are **relative to the normal form** of the problem (:mod:`relu_frames_nb.pipeline.normal`:
-rows of norm in ``[1/2, 1)``, a domain of size in ``[1/2, 1)``), so they mean the same thing
-whatever units the caller's weights and data are in. A verdict's certificate lists the ones its
-proof relied on (:meth:`Tolerances.used`).
+The options of a check (:class:`Tolerances`) are **relative to the normal form** of the problem
+(:mod:`relu_frames_nb.pipeline.normal`: rows of norm in ``[1/2, 1)``, a domain of size in ``[1/2, 1)``), so
+they mean the same thing whatever units the caller's weights and data are in. A verdict's certificate lists
+the ones its proof relied on (:meth:`Tolerances.used`). The numerical guards below them are fixed constants
+of the algorithms (not options); each says what it bounds and relative to what, and :func:`guard_table`
+lists them all (the book's page "How a check runs" shows that table). A last section holds the tolerances
+of the drawings, which decide nothing.
 
 The rule they serve: **a comparison that lies within a rounding bound is never a proof**. A
 floating-point margin proves something only when it clears the bound on the rounding of the
@@ -14,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-__all__ = ["Tolerances", "DEFAULT_TOLERANCES", "TOLERANCE_DOCS", "GUARD_DOCS", "MILP_FEASIBILITY", "DUAL_BOUND_SLACK",
-           "WITNESS_MARGIN_RTOL", "RADIUS_RTOL", "DIVISOR_FLOOR"]
+__all__ = ["Tolerances", "DEFAULT_TOLERANCES", "TOLERANCE_DOCS", "GUARD_DOCS", "guard_table", "MILP_FEASIBILITY",
+           "DUAL_BOUND_SLACK", "WITNESS_MARGIN_RTOL", "RADIUS_RTOL", "DIVISOR_FLOOR"]  # and every other name of GUARD_DOCS
 
 #: one sentence per tolerance: what it bounds (read by the book's page "How a check runs")
 TOLERANCE_DOCS = {
@@ -67,7 +70,7 @@ DEFAULT_TOLERANCES = Tolerances()
 
 
 # ---------------------------------------------------------------------------------------------------
-# numerical guards: fixed constants of the exact engine (not options of a check), each with what it bounds
+# numerical guards: fixed constants of the algorithms (not options of a check), each with what it bounds
 # ---------------------------------------------------------------------------------------------------
 
 #: feasibility tolerance HiGHS runs with (primal and MIP); the certificates' margin ``certificate_eps`` is a
@@ -85,14 +88,258 @@ RADIUS_RTOL = 1e-9
 #: the least divisor in a ratio of norms or singular values (keeps 0 / 0 out of rank and step computations)
 DIVISOR_FLOOR = 1e-300
 
-#: one sentence per numerical guard (the book's page "How a check runs" lists them beside the tolerances)
+# ---- rank, norms and zeros (shared by the paper's tools, the exact engine, the domains and the frames) ----
+
+#: a singular value below this times the largest counts as zero: the package's rank decisions (a frame spans,
+#: a pattern's rows span, a hull's affine dimension, a null space)
+RANK_RTOL = 1e-10
+#: a rank decision that a proof relies on needs the smallest singular value of the unit rows above this times the
+#: largest: ten thousand times the rank tolerance, and never below 1e-6 (a clear gap, not a rounding accident)
+SPAN_GAP = max(1e-6, 1e4 * RANK_RTOL)
+#: a singular value (or QR diagonal) of a few unit or orthonormal rows counts as nonzero above this (absolute for
+#: unit rows, relative to the largest for the QR): the subsets whose normals or reflections are used
+UNIT_SV_TOL = 1e-8
+#: a vector (a norm, a dot product, a weight) below this times the size of what it was computed from counts as zero
+NORM_RTOL = 1e-12
+#: an absolute zero for numbers of order one: residuals, weights, homogeneous coordinates and LP optima of
+#: problems scaled to unit size
+UNIT_ZERO_TOL = 1e-12
+#: an eigenvalue of a Gram matrix below this times the largest is dropped (its square root, a singular value, is
+#: then below 1e-7 of the largest)
+GRAM_EIG_RTOL = 1e-14
+#: a point counts as inside a domain or as satisfying a linear constraint when its violation is below this,
+#: relative to the size of the constraint and of the point (``Domain.contains``, ``min_norm_point``)
+MEMBERSHIP_RTOL = 1e-9
+#: a margin, depth or shrink factor of a point inside a ball or a cell: a point counts as strictly inside only
+#: beyond this (relative) distance from the boundary, and is moved that far in
+INTERIOR_RTOL = 1e-9
+#: a constraint whose slack is below this times the problem's scale counts as tight (near active) at a point
+NEAR_ACTIVE_RTOL = 1e-7
+#: a weight of a conic or convex combination below this times the largest is outside its support
+SUPPORT_RTOL = 1e-9
+
+# ---- private helpers (_util) ----
+
+#: outputs of a pair agree up to ``PAIR_RTOL (n + 2)`` times the size of the terms (a few roundings)
+PAIR_RTOL = 8 * 2.0**-53
+#: the two points of a pair are at least this far apart, relative to ``max(|x|, |y|)``
+PAIR_MIN_SEPARATION = 1e-6
+#: the normal equations of an active pattern are solved only when ``lambda_min / lambda_max`` of
+#: :math:`\Phi_J^T\Phi_J` exceeds this (relative error of order ``1e6`` machine epsilons at worst); worse
+#: conditioned patterns use an SVD
+NORMAL_EQ_MIN_RATIO = 1e-6
+#: a user's dual frame ``D`` is accepted when ``max |D Phi_J - I| <= DUAL_ATOL``
+DUAL_ATOL = 1e-8
+#: a sub-frame ``J`` of unit rows certifies that every active set containing it spans when
+#: ``lambda_min(U_J^T U_J) > CERT_RATIO * |J|``: far above the rounding of forming and factorising the Gram matrix
+CERT_RATIO = 1e-8
+#: SciPy's private NNLS routine is used only when it agrees with the public one to this on a small test problem
+NNLS_PROBE_ATOL = 1e-12
+#: ``min_norm_point``: a least-distance residual of norm below this means the system is infeasible
+LDP_RESIDUAL_TOL = 1e-12
+#: ``min_norm_point``: the last residual coordinate, the divisor of the answer, must be below minus this
+LDP_DIVISOR_TOL = 1e-14
+#: ``min_norm_point``: the least violation always allowed (so an all-zero constraint row with ``b = 0`` passes)
+VIOLATION_FLOOR = 1e-300
+
+# ---- domains and frames ----
+
+#: the end of a covering grid's ticks is padded by this so that ``np.arange`` keeps the last tick
+GRID_END_PAD = 1e-12
+#: a hull's facets are moved out by this (relative to the size of the data and of the facet's row) past the
+#: farthest point, so that every data point satisfies every facet after rounding
+FACET_MARGIN_RTOL = 1e-12
+#: a hull's fibre direction shorter than this times the extent of the data counts as none
+DIRECTION_MIN_RTOL = 1e-9
+#: a polytope's bounding box is widened by this times the row's norm and the radius (the LP solver's tolerance)
+BOUNDING_PAD_RTOL = 1e-7
+#: a frame is tight when its frame bounds agree to this relative tolerance
+TIGHT_RTOL = 1e-9
+#: a frame is normalised when every row norm is one to this absolute tolerance
+NORMALIZED_ATOL = 1e-12
+
+# ---- the exact engine ----
+
+#: rows within this (sine of the) angle of a hyperplane count as lying in it: far above the rounding of
+#: structured frames (1e-16), far below the chance near-coincidences of random ones (1e-10 happens)
+COPLANAR_TOL = 1e-12
+#: added to the k-d tree's search radius for near-parallel unit rows, so that pairs at exactly that radius are kept
+KDTREE_RADIUS_PAD = 1e-15
+#: the rounding of a cosine of two unit rows, subtracted before comparing it with its bound (two units in the last place)
+COSINE_ROUNDING = 4e-16
+#: two unit rows are candidate antiparallel pairs when their projections on a random direction are this close
+#: to opposite (a filter; every candidate is then tested)
+ANTIPARALLEL_PROJECTION_TOL = 1e-8
+#: two unit rows are antiparallel when their cosine is below ``-1`` plus this
+ANTIPARALLEL_COS_TOL = 1e-9
+#: the first margin tried for a point inside a cell, relative to the problem's scale (it grows from there)
+CELL_MARGIN_START_RTOL = 1e-10
+#: a rotation direction of a witness shorter than this (its rows are unit vectors) counts as none
+WITNESS_DIRECTION_MIN = 1e-6
+
+# ---- the paper's tools ----
+
+#: a bias short of a region's float bound by more than this (relative to the bias and the radius) is not
+#: retried in exact arithmetic
+SHORTFALL_RTOL = 1e-9
+#: the multipliers of the batched active-set NNLS of the polytope bias: negative beyond this (relative) is
+#: infeasible (for the first pass, which hands the hard ones to SciPy's NNLS)
+ACTIVE_SET_RTOL = 1e-12
+#: the optimality (KKT) conditions of that NNLS answer: sign and complementarity within this, relative to its scale
+KKT_RTOL = 1e-9
+#: the tolerance of the inscribing polytope: coplanar facets, 0 inside it, an omnidirectional frame (relative to
+#: the unit rows)
+INSCRIBING_TOL = 1e-10
+#: the feasibility tolerances HiGHS runs with in the omnidirectionality LP of the inscribing polytope
+INSCRIBING_LP_FEASIBILITY = 1e-10
+#: two coefficients within this of each other tie in the correlated and sampling biases
+TIE_TOL = 1e-12
+#: the floating-point depth test refutes a point only when its lower bound is below minus this (clearly outside)
+DEPTH_REFUTE_TOL = 1e-6
+#: the residual of a circuit search (NNLS) above this means no circuit there
+CIRCUIT_RESIDUAL_TOL = 1e-9
+#: the default margin of the depth search's points inside the cells (relative to the unit ball)
+DEPTH_MARGIN = 1e-7
+#: the wide margin tried first for the depth search's witness point, so that it does not sit on a boundary
+DEPTH_WIDE_MARGIN = 1e-3
+#: the middle margin tried next for that witness point
+DEPTH_MID_MARGIN = 1e-5
+#: the stopping rule of the frame algorithm: error at most this times the scale
+FRAME_ALGORITHM_TOL = 1e-12
+#: the optimal slack ``t*`` of the admissibility LP of the reference implementation must exceed this to be positive
+ADMISSIBLE_TOL = 1e-9
+#: the step from a vertex of the arrangement to a point on each of its faces (reference implementation)
+FACE_POINT_STEP = 1e-6
+#: the function tolerance of SLSQP in the reference implementation's searches
+SLSQP_FTOL = 1e-12
+#: the rectifying test stops looking for a better pair once one is separated by this fraction of its size
+WELL_SEPARATED_PAIR = 1e-2
+
+# ---- numbers that are not tolerances but small constants of a schedule ----
+
+#: the least time a timed block of the rectifying test is taken to have lasted (seconds; sizes the next block)
+MIN_TIMED_SECONDS = 1e-4
+#: the seconds one floating-point operation is estimated to take, for the progress bar's time estimate
+SECONDS_PER_FLOP = 1e-10
+
+# ---- drawing (viz): these decide what is drawn, never a verdict ----
+
+#: a direction component below this: the line is drawn parallel to that axis
+DRAW_PARALLEL_TOL = 1e-15
+#: consecutive corners of a drawn polygon closer than this are one corner
+DRAW_DUPLICATE_TOL = 1e-14
+#: a drawn length, scale or angle gap below this counts as zero (labels, a full circle, a moving row)
+DRAW_ZERO = 1e-12
+#: a grid point of a 2-d picture is drawn inside a domain within this relative tolerance
+DRAW_INSIDE_RTOL = 1e-9
+#: a label's offset direction shorter than this is replaced by a fixed one
+DRAW_DIRECTION_MIN = 1e-9
+#: the floor of the logarithmic error axis of the playground
+DRAW_LOG_FLOOR = 1e-17
+#: the least height of the playground's linear axis
+DRAW_AXIS_MIN = 1e-3
+
+#: one sentence per numerical guard (the book's page "How a check runs" lists them beside the tolerances); drawing
+#: tolerances say "(drawing)"
 GUARD_DOCS = {
     "MILP_FEASIBILITY": "feasibility tolerance HiGHS runs with; the certificate margin is a thousand times larger",
     "DUAL_BOUND_SLACK": "subtracted from a MILP's dual bound on a count before rounding it up to an integer",
     "WITNESS_MARGIN_RTOL": "a witness candidate with a smaller margin (relative to the problem's scale) counts as having none",
     "RADIUS_RTOL": "a witness candidate this close (relative) to a round domain's radius counts as on its surface",
     "DIVISOR_FLOOR": "the least divisor in ratios of norms or singular values",
+    "RANK_RTOL": "a singular value below this times the largest counts as zero: the package's rank decisions (a frame spans, "
+    "a pattern's rows span, a hull's affine dimension, a null space)",
+    "SPAN_GAP": "a rank decision that a proof relies on needs the smallest singular value of the unit rows above this times "
+    "the largest: ten thousand times the rank tolerance, and never below 1e-6 (a clear gap, not a rounding accident)",
+    "UNIT_SV_TOL": "a singular value (or QR diagonal) of a few unit or orthonormal rows counts as nonzero above this "
+    "(absolute for unit rows, relative to the largest for the QR): the subsets whose normals or reflections are used",
+    "NORM_RTOL": "a vector (a norm, a dot product, a weight) below this times the size of what it was computed from counts "
+    "as zero",
+    "UNIT_ZERO_TOL": "an absolute zero for numbers of order one: residuals, weights, homogeneous coordinates and LP optima "
+    "of problems scaled to unit size",
+    "GRAM_EIG_RTOL": "an eigenvalue of a Gram matrix below this times the largest is dropped (its square root, a singular "
+    "value, is then below 1e-7 of the largest)",
+    "MEMBERSHIP_RTOL": "a point counts as inside a domain or as satisfying a linear constraint when its violation is below "
+    "this, relative to the size of the constraint and of the point (`Domain.contains`, `min_norm_point`)",
+    "INTERIOR_RTOL": "a margin, depth or shrink factor of a point inside a ball or a cell: a point counts as strictly inside "
+    "only beyond this (relative) distance from the boundary, and is moved that far in",
+    "NEAR_ACTIVE_RTOL": "a constraint whose slack is below this times the problem's scale counts as tight (near active) at a "
+    "point",
+    "SUPPORT_RTOL": "a weight of a conic or convex combination below this times the largest is outside its support",
+    "PAIR_RTOL": "outputs of a pair agree up to `PAIR_RTOL (n + 2)` times the size of the terms (a few roundings)",
+    "PAIR_MIN_SEPARATION": "the two points of a pair are at least this far apart, relative to the larger of their norms",
+    "NORMAL_EQ_MIN_RATIO": "the normal equations of an active pattern are solved only when the ratio of the extreme eigenvalues "
+    "of its Gram matrix exceeds this; worse conditioned patterns use an SVD",
+    "DUAL_ATOL": "a user's dual frame D is accepted when the largest entry of D Phi_J - I is at most this",
+    "CERT_RATIO": "a sub-frame J of unit rows certifies that every active set containing it spans when the least "
+    "eigenvalue of its Gram matrix exceeds this times the size of J",
+    "NNLS_PROBE_ATOL": "SciPy's private NNLS routine is used only when it agrees with the public one to this on a small test "
+    "problem",
+    "LDP_RESIDUAL_TOL": "`min_norm_point`: a least-distance residual of norm below this means the system is infeasible",
+    "LDP_DIVISOR_TOL": "`min_norm_point`: the last residual coordinate, the divisor of the answer, must be below minus "
+    "this",
+    "VIOLATION_FLOOR": "`min_norm_point`: the least violation always allowed (so an all-zero constraint row with `b = 0` "
+    "passes)",
+    "GRID_END_PAD": "the end of a covering grid's ticks is padded by this so that `np.arange` keeps the last tick",
+    "FACET_MARGIN_RTOL": "a hull's facets are moved out by this (relative to the size of the data and of the facet's row) "
+    "past the farthest point, so that every data point satisfies every facet after rounding",
+    "DIRECTION_MIN_RTOL": "a hull's fibre direction shorter than this times the extent of the data counts as none",
+    "BOUNDING_PAD_RTOL": "a polytope's bounding box is widened by this times the row's norm and the radius (the LP solver's "
+    "tolerance)",
+    "TIGHT_RTOL": "a frame is tight when its frame bounds agree to this relative tolerance",
+    "NORMALIZED_ATOL": "a frame is normalised when every row norm is one to this absolute tolerance",
+    "COPLANAR_TOL": "rows within this (sine of the) angle of a hyperplane count as lying in it: far above the rounding of "
+    "structured frames (1e-16), far below the chance near-coincidences of random ones (1e-10 happens)",
+    "KDTREE_RADIUS_PAD": "added to the k-d tree's search radius for near-parallel unit rows, so that pairs at exactly that "
+    "radius are kept",
+    "COSINE_ROUNDING": "the rounding of a cosine of two unit rows, subtracted before comparing it with its bound (two units "
+    "in the last place)",
+    "ANTIPARALLEL_PROJECTION_TOL": "two unit rows are candidate antiparallel pairs when their projections on a random "
+    "direction are this close to opposite (a filter; every candidate is then tested)",
+    "ANTIPARALLEL_COS_TOL": "two unit rows are antiparallel when their cosine is below `-1` plus this",
+    "CELL_MARGIN_START_RTOL": "the first margin tried for a point inside a cell, relative to the problem's scale (it grows "
+    "from there)",
+    "WITNESS_DIRECTION_MIN": "a rotation direction of a witness shorter than this (its rows are unit vectors) counts as none",
+    "SHORTFALL_RTOL": "a bias short of a region's float bound by more than this (relative to the bias and the radius) is not "
+    "retried in exact arithmetic",
+    "ACTIVE_SET_RTOL": "the multipliers of the batched active-set NNLS of the polytope bias: negative beyond this (relative) "
+    "is infeasible (for the first pass, which hands the hard ones to SciPy's NNLS)",
+    "KKT_RTOL": "the optimality (KKT) conditions of that NNLS answer: sign and complementarity within this, relative to its "
+    "scale",
+    "INSCRIBING_TOL": "the tolerance of the inscribing polytope: coplanar facets, 0 inside it, an omnidirectional frame "
+    "(relative to the unit rows)",
+    "INSCRIBING_LP_FEASIBILITY": "the feasibility tolerances HiGHS runs with in the omnidirectionality LP of the inscribing "
+    "polytope",
+    "TIE_TOL": "two coefficients within this of each other tie in the correlated and sampling biases",
+    "DEPTH_REFUTE_TOL": "the floating-point depth test refutes a point only when its lower bound is below minus this "
+    "(clearly outside)",
+    "CIRCUIT_RESIDUAL_TOL": "the residual of a circuit search (NNLS) above this means no circuit there",
+    "DEPTH_MARGIN": "the default margin of the depth search's points inside the cells (relative to the unit ball)",
+    "DEPTH_WIDE_MARGIN": "the wide margin tried first for the depth search's witness point, so that it does not sit on a "
+    "boundary",
+    "DEPTH_MID_MARGIN": "the middle margin tried next for that witness point",
+    "FRAME_ALGORITHM_TOL": "the stopping rule of the frame algorithm: error at most this times the scale",
+    "ADMISSIBLE_TOL": "the optimal slack `t*` of the admissibility LP of the reference implementation must exceed this to "
+    "be positive",
+    "FACE_POINT_STEP": "the step from a vertex of the arrangement to a point on each of its faces (reference implementation)",
+    "SLSQP_FTOL": "the function tolerance of SLSQP in the reference implementation's searches",
+    "WELL_SEPARATED_PAIR": "the rectifying test stops looking for a better pair once one is separated by this fraction of "
+    "its size",
+    "MIN_TIMED_SECONDS": "the least time a timed block of the rectifying test is taken to have lasted (seconds; sizes the "
+    "next block)",
+    "SECONDS_PER_FLOP": "the seconds one floating-point operation is estimated to take, for the progress bar's time estimate",
+    "DRAW_PARALLEL_TOL": "(drawing) a direction component below this: the line is drawn parallel to that axis",
+    "DRAW_DUPLICATE_TOL": "(drawing) consecutive corners of a drawn polygon closer than this are one corner",
+    "DRAW_ZERO": "(drawing) a drawn length, scale or angle gap below this counts as zero (labels, a full circle, a moving "
+    "row)",
+    "DRAW_INSIDE_RTOL": "(drawing) a grid point of a 2-d picture is drawn inside a domain within this relative tolerance",
+    "DRAW_DIRECTION_MIN": "(drawing) a label's offset direction shorter than this is replaced by a fixed one",
+    "DRAW_LOG_FLOOR": "(drawing) the floor of the logarithmic error axis of the playground",
+    "DRAW_AXIS_MIN": "(drawing) the least height of the playground's linear axis",
 }
+
+
+__all__ += [name for name in GUARD_DOCS if name not in __all__]
 
 
 def guard_table() -> list[tuple[str, float, str]]:
