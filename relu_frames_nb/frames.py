@@ -14,6 +14,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ._util.format import count_text
+from ._util.tolerances import NORMALIZED_ATOL, RANK_RTOL, TIGHT_RTOL
 from ._util.validation import as_bias, as_matrix, as_nonnegative, as_points
 from .errors import InputError, NotAFrameError, TooExpensiveError
 
@@ -21,7 +22,7 @@ __all__ = ["Frame", "as_frame", "DEFAULT_RANK_TOL"]
 
 #: Relative tolerance for rank decisions: a singular value below
 #: ``DEFAULT_RANK_TOL * largest singular value`` counts as zero.
-DEFAULT_RANK_TOL = 1e-10
+DEFAULT_RANK_TOL = RANK_RTOL  # the package's rank tolerance (relu_frames_nb._util.tolerances), 1e-10
 
 
 def _row_norms(phi: np.ndarray) -> np.ndarray:
@@ -188,8 +189,8 @@ class Frame:
         """Optimal upper frame bound ``B``."""
         return self.bounds[1]
 
-    def is_tight(self, *, rtol: float = 1e-9) -> bool:
-        """True when ``A == B`` up to ``rtol``."""
+    def is_tight(self, *, rtol: float = TIGHT_RTOL) -> bool:
+        """True when ``A == B`` up to ``rtol`` (default ``TIGHT_RTOL``, 1e-9)."""
         a, b = self.bounds
         return bool(b - a <= rtol * b)
 
@@ -198,8 +199,8 @@ class Frame:
         return Frame(np.linalg.solve(self.frame_operator, self._vectors.T).T)
 
     # ------------------------------------------------------------ normalizing
-    def is_normalized(self, *, atol: float = 1e-12) -> bool:
-        """True when every frame vector has unit norm (up to ``atol``)."""
+    def is_normalized(self, *, atol: float = NORMALIZED_ATOL) -> bool:
+        """True when every frame vector has unit norm (up to ``atol``, default ``NORMALIZED_ATOL``, 1e-12)."""
         return bool(np.all(np.abs(self._norms - 1.0) <= atol))
 
     def normalized(self) -> Frame:

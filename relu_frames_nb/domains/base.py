@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Iterator, NamedTuple
 import numpy as np
 
 from .._util.pairs import pow2_scale
+from .._util.tolerances import MEMBERSHIP_RTOL
 from .._util.validation import as_count, as_points, as_positive, as_rng
 from ..errors import InputError
 
@@ -323,8 +324,11 @@ class Domain:
         for start in range(0, N, block):
             yield self.sample(min(block, N - start), seed=rng)
 
-    def contains(self, X: Any, *, tol: float = 1e-9) -> np.ndarray:
-        """Membership of each point up to ``tol`` relative to the domain's size (bool array, or a bool for one point)."""
+    def contains(self, X: Any, *, tol: float = MEMBERSHIP_RTOL) -> np.ndarray:
+        """Membership of each point up to ``tol`` relative to the domain's size (bool array, or a bool for one point).
+
+        The default ``tol`` is ``MEMBERSHIP_RTOL`` (1e-9, :mod:`relu_frames_nb._util.tolerances`).
+        """
         pts, single = as_points(X, self.n, "X")
         out = self._contains(pts, tol)
         return bool(out[0]) if single else out

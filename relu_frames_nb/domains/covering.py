@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.tolerances import GRID_END_PAD
 from .._util.validation import as_count, as_nonnegative, as_points, as_positive
 from ..errors import InputError, TooExpensiveError
 from .base import Domain
@@ -36,7 +37,7 @@ class CoveringRadius:
 def _grid_near(domain: Domain, h: float, slack: float, max_points: int) -> np.ndarray:
     """Points of the cubic grid of spacing h lying within ``slack`` of the domain."""
     M = domain.radius
-    ticks = np.arange(-M - h, M + h + 1e-12, h)
+    ticks = np.arange(-M - h, M + h + GRID_END_PAD, h)
     if int(ticks.size) ** domain.n > max_points:  # exact integer count (no log rounding)
         raise TooExpensiveError(
             f"a guaranteed covering radius needs a grid of about {ticks.size}^{domain.n} points; "

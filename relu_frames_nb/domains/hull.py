@@ -10,6 +10,7 @@ from .._util.io import read_array
 from .._util.lp import linprog_quiet
 from .._util.pairs import pow2_scale
 from .._util.rational import in_simplex
+from .._util.tolerances import DIRECTION_MIN_RTOL, DIVISOR_FLOOR, FACET_MARGIN_RTOL, NORM_RTOL, RANK_RTOL
 from .._util.validation import as_count, as_rng, to_float_array
 from ..errors import InputError
 from ._polyhedral import CHUNK_ENTRIES, Frozen, U, chunks, file_arg, readonly, set_attrs
@@ -77,8 +78,8 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
             top = max(float(-pts.min()), float(pts.max()))  # max |x| without a copy of the data
             p = float(pow2_scale(np.array([top])))
             s = np.linalg.svd(_triangle(pts, pts.mean(axis=0), p), compute_uv=False)
-            scale = max(top * p, 1e-300)
-            d = int(np.sum(s > 1e-10 * max(s[0], scale)))
+            scale = max(top * p, DIVISOR_FLOOR)
+            d = int(np.sum(s > RANK_RTOL * max(s[0], scale)))
         else:
             d = 0
         set_attrs(self, n=int(pts.shape[1]), points=pts, source=None if source is None else str(source))
@@ -207,7 +208,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
             return self.linear_description()
         X, A = self.points, eq[:, :-1]
         b = np.max(X @ A.T, axis=0)
-        b = b + 1e-12 * (np.abs(b) + float(np.abs(X).max()) * np.abs(A).sum(axis=1))
+        b = b + FACET_MARGIN_RTOL * (np.abs(b) + float(np.abs(X).max()) * np.abs(A).sum(axis=1))
         lo, hi = self.bounding_box()
         n = self.n
         return LinearDescription(n, 0, A, b, np.zeros((0, n)), np.zeros(0), np.asarray(lo, float), np.asarray(hi, float))
@@ -252,7 +253,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         coords, _ = self.in_affine_coordinates()
         Jr = coords.rows(J)
         _, sv, vt = np.linalg.svd(Jr, full_matrices=False)
-        R = vt[sv > 1e-10 * max(float(sv[0]) if sv.size else 0.0, 1e-300)]  # J's rows within the span
+        R = vt[sv > RANK_RTOL * max(float(sv[0]) if sv.size else 0.0, DIVISOR_FLOOR)]  # J's rows within the span
         if R.shape[0] >= coords.d:
             return None
         p = float(pow2_scale(X))
@@ -269,7 +270,7 @@ class Hull(Frozen, Domain, spec="hull", args="FILE"):
         v = coords.direction(u)
         lo, hi = self.bounding_box()
         v[lo == hi] = 0.0  # exactly: the points agree there (a blank border pixel stays exactly blank)
-        return v if float(np.max(np.abs(v), initial=0.0)) > 1e-9 * float(np.max(hi - lo)) else None
+        return v if float(np.max(np.abs(v), initial=0.0)) > DIRECTION_MIN_RTOL * float(np.max(hi - lo)) else None
 
     def support(self, W):
         """Exact: the extremes of ``<w_i, x>`` are attained at the points (in chunks of points)."""
@@ -613,7 +614,7 @@ def _nearest(X: np.ndarray) -> np.ndarray | None:
         return None
     q = X.T @ (lam / lam.sum())
     norm = float(np.linalg.norm(q))
-    if norm <= 1e-12 * float(np.max(np.linalg.norm(X, axis=1))):
+    if norm <= NORM_RTOL * float(np.max(np.linalg.norm(X, axis=1))):
         return None
     return q / norm
 

@@ -10,6 +10,7 @@ import numpy as np
 from .._util.io import read_npz
 from .._util.lp import linprog_quiet, min_norm_point
 from .._util.pairs import pow2_scale
+from .._util.tolerances import BOUNDING_PAD_RTOL, INTERIOR_RTOL
 from .._util.validation import as_count, as_matrix, as_rng, to_float_array
 from ..errors import DimensionMismatchError, InputError
 from ._polyhedral import Frozen, U, chunks, file_arg, readonly, set_attrs
@@ -131,7 +132,7 @@ class Polytope(Frozen, Domain, spec="polytope", args="FILE.npz"):
             return self._lo / 2 + self._hi / 2, 0.0
         t = float(res.x[-1])
         scale = float(np.max(np.abs(np.r_[lo, hi])))
-        return np.array(res.x[:n]) / self._s, (t / self._s if t > 1e-9 * scale else 0.0)
+        return np.array(res.x[:n]) / self._s, (t / self._s if t > INTERIOR_RTOL * scale else 0.0)
 
     # -- identity
     def __repr__(self) -> str:
@@ -232,7 +233,7 @@ class Polytope(Frozen, Domain, spec="polytope", args="FILE.npz"):
                 if res.status != 0:
                     continue
                 val = sign * res.fun * nw / self._s
-                pad = 1e-7 * nw * self.radius
+                pad = BOUNDING_PAD_RTOL * nw * self.radius
                 if sign > 0:
                     lo[i] = max(lo[i], val - pad)
                 else:
