@@ -180,3 +180,79 @@ def test_threshold_on_a_dask_cluster_equals_the_local_run(tmp_path, capsys, monk
     assert res.n.tolist() and set(res.n.tolist()) == {3}
     ref = ex.threshold(max_workers=1, n_values=[3])  # the tiny fast preset above, at n = 3
     np.testing.assert_array_equal(res.status, ref.status)
+
+
+def test_an_interrupted_threshold_run_resumes_with_every_finished_layer(tmp_path, monkeypatch):
+    """Each task is one layer here (as from n = 10 on, where one layer can take minutes): a run stopped
+    after 7 layers keeps those 7."""
+    from relu_frames_nb.experiments import _threshold as thr
+
+    kw = dict(n_values=[3], points=3, layers=5, bias_max_n=0, ball_max_n=0, seed=7, max_workers=1)
+    clean = ex.threshold(**kw)  # cut into tasks as usual: one task per configuration at n = 3
+    monkeypatch.setattr(thr, "_TASK_SECONDS", 0.0)  # one layer per task
+    real, calls, stop = thr._decide, [], {"after": 7}
+
+    def counting(W, alpha, time_limit):
+        if stop["after"] is not None and len(calls) == stop["after"]:
+            raise KeyboardInterrupt  # Ctrl-C while the 8th layer is being decided
+        calls.append(W.shape)
+        return real(W, alpha, time_limit)
+
+    monkeypatch.setattr(thr, "_decide", counting)
+    cache_dir = tmp_path / "cache"
+    with pytest.raises(KeyboardInterrupt):
+        ex.threshold(cache_dir=cache_dir, **kw)
+    assert len(_shards(cache_dir)) == 7
+    calls.clear()
+    stop["after"] = None
+    again = ex.threshold(cache_dir=cache_dir, **kw)
+    assert len(calls) == 15 - 7  # only the layers not finished before the stop
+    assert again.info["cached"] == 7 and again.info["computed"] == 8 and again.info["configurations"] == 3
+    for name in clean._array_fields:
+        if name != "seconds":
+            np.testing.assert_array_equal(getattr(again, name), getattr(clean, name))
+    assert again.m.tolist() == clean.m.tolist()
+
+
+def test_threshold_tasks_are_single_layers_at_large_n():
+    from relu_frames_nb.experiments._threshold import _batches, _layer_seconds
+
+    for n in (10, 12, 14, 16):
+        assert _batches(n, 40, _layer_seconds(n, 3 * n, False, 0)) == [(t, 1) for t in range(40)]
+    assert _batches(3, 200, _layer_seconds(3, 18, True, 0)) == [(0, 200)]  # n = 3: one task per configuration
+    cuts = _batches(8, 200, _layer_seconds(8, 48, True, 0))
+    assert 1 < len(cuts) < 200 and sum(c for _, c in cuts) == 200
+    assert [f for f, _ in cuts] == list(range(0, 200, cuts[0][1]))
+
+
+def _drop_array(path, key):
+    """Rewrite a shard without ``key``, its record of keys and shapes edited to match (no trace left)."""
+    import json
+
+    with np.load(path, allow_pickle=False) as f:
+        arrays = {k: f[k] for k in f.files}
+    meta = json.loads(str(arrays.pop("_meta")))
+    arrays.pop(key)
+    meta["keys"].remove(key)
+    meta["shapes"].pop(key)
+    np.savez_compressed(path, _meta=np.array(json.dumps(meta)), **arrays)
+
+
+@pytest.mark.parametrize(
+    "experiment, kwargs, key",
+    [
+        ("propinj", dict(dimensions=[2], redundancies=[2.0], n_trials=2, n_iterations=50, n_test=20, trials_per_task=1), "proportions"),
+        ("conv", dict(n_trials=2, n_iterations=200, n_snapshots=5, trials_per_task=1), "distances"),
+    ],
+)
+def test_a_propinj_or_conv_shard_missing_an_array_is_recomputed(tmp_path, experiment, kwargs, key):
+    fn = getattr(ex, experiment)
+    clean = fn(max_workers=1, seed=4, **kwargs)
+    cache_dir = tmp_path / "cache"
+    fn(max_workers=1, seed=4, cache_dir=cache_dir, **kwargs)
+    shard = sorted(cache_dir.glob(f"{experiment}-*/*.npz"))[0]
+    _drop_array(shard, key)
+    again = fn(max_workers=1, seed=4, cache_dir=cache_dir, **kwargs)
+    assert again.info["computed"] == 1 and any(str(shard) in h and key in h for h in again.info["healed"])
+    for name in clean._array_fields:
+        np.testing.assert_array_equal(getattr(again, name), getattr(clean, name))

@@ -177,7 +177,7 @@ def conv(
     per = as_count(preset["trials_per_task"] if trials_per_task is None else trials_per_task, "trials_per_task")
     executor = check_executor(executor)
     alpha_s, method = _tetrahedron_alpha_s()
-    cache = Cache(cache_dir, "conv", params)
+    cache = Cache(cache_dir, "conv", params, required=("distances", "final", "iterations"))
     T = params["n_trials"]
     tasks = []
     for t0 in range(0, T, per):

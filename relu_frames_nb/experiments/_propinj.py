@@ -209,7 +209,7 @@ def propinj(
     }
     per = as_count(preset["trials_per_task"] if trials_per_task is None else trials_per_task, "trials_per_task")
     executor = check_executor(executor)
-    cache = Cache(cache_dir, "propinj", params)
+    cache = Cache(cache_dir, "propinj", params, required=("proportions", "iterations"))
     configs = [(n, max(n, int(round(q * n))), q) for n in dims for q in reds]
     T = params["n_trials"]
     tasks = []

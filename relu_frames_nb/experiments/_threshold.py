@@ -79,6 +79,35 @@ _THRESHOLD_SIZES = {
 #: from this dimension on, ``layers_large`` layers per point, 15 ratios from 3 to 10, zero bias only
 LARGE_FROM = 10
 
+#: expected seconds of one task below :data:`LARGE_FROM`: a task is a run of consecutive layers of one
+#: configuration, as many as fit in this time by :func:`_layer_seconds` (a whole configuration at n = 3);
+#: from :data:`LARGE_FROM` on, where one layer can take minutes, every task is one layer
+_TASK_SECONDS = 2.0
+
+
+def _layer_seconds(n: int, m: int, with_bias: bool, n_ball: int) -> float:
+    """Expected seconds of all questions of one layer (two cores, load about 2).
+
+    Fitted to the shipped full run (:func:`threshold_full_run`): the zero-bias depth search takes
+    about 1.5 ms at n = 3 near m/n = 6 and grows about 2.5 times per dimension (0.15 s at n = 8,
+    6 s at n = 12), less away from the threshold; the biased question on R^n costs about as much,
+    each ball question about three times as much.
+    """
+    per_question = 0.0015 * 2.5 ** (n - 3) * math.exp(-abs(m / n - 6) / 2)
+    return per_question * (1 + with_bias + 3 * n_ball)
+
+
+def _batches(n: int, layers: int, seconds_per_layer: float) -> list[tuple[int, int]]:
+    """The layers ``0 .. layers - 1`` of a configuration in dimension ``n`` cut into tasks ``(first, count)``.
+
+    One layer per task from :data:`LARGE_FROM` on, else runs of about :data:`_TASK_SECONDS` each.
+    """
+    if n >= LARGE_FROM:
+        per = 1
+    else:
+        per = int(min(layers, max(1, _TASK_SECONDS // seconds_per_layer if seconds_per_layer > 0 else layers)))
+    return [(first, min(per, layers - first)) for first in range(0, layers, per)]
+
 
 def wilson_interval(k: Any, n: Any, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
     r"""Wilson score interval of a binomial proportion ``k / n`` (level 95 % for ``z = 1.96``).
@@ -150,7 +179,10 @@ def _ball_verdict(W: np.ndarray, alpha: np.ndarray, time_limit: float) -> tuple[
 
 
 def _threshold_task(spec: dict) -> dict:
-    """All layers of one configuration ``(n, m)`` (runs in a worker).
+    """The layers ``first .. first + count - 1`` of configuration ``(n, m)`` (runs in a worker).
+
+    Each layer is drawn from the seed and its key ``(n, m, layer)``: the task's data is its spec, no
+    array is shipped, and the verdicts do not depend on how the layers are cut into tasks.
 
     Columns: zero bias on R^n; the bias ``z`` on R^n (the same answer for every ``sigma * z``: on R^n a
     bias's scale is the domain's, ``ReLU(W sigma y - sigma z) = sigma ReLU(W y - z)``); and the bias
@@ -158,7 +190,7 @@ def _threshold_task(spec: dict) -> dict:
     ball (monotonicity), so only the others go to the exact engine on the ball.
     """
     t0, c0 = time.perf_counter(), time.process_time()
-    n, m, L = spec["n"], spec["m"], spec["layers"]
+    n, m, first, L = spec["n"], spec["m"], spec["first"], spec["count"]
     ball_vars = [float(v) for v in spec["ball_variances"]] if spec["with_ball"] else []
     C = 2 + len(spec["ball_variances"])
     status = np.full((C, L), NOT_RUN, np.int8)
@@ -166,7 +198,7 @@ def _threshold_task(spec: dict) -> dict:
     nodes = np.zeros((C, L), np.int64)
     exp = EXP_ID["threshold"]
     for t in range(L):
-        rng = np.random.default_rng(as_seed_sequence(spec["seed"], key=(exp, n, m, t, 0)))
+        rng = np.random.default_rng(as_seed_sequence(spec["seed"], key=(exp, n, m, first + t, 0)))
         W = rng.standard_normal((m, n))
         z = rng.standard_normal(m)  # one bias direction per layer, scaled per variance (common random numbers)
         status[0, t], nodes[0, t], seconds[0, t] = _decide(W, np.zeros(m), spec["time_limit"])
@@ -473,8 +505,10 @@ def threshold(
     seed : int, default 0
         Root seed; the layers of configuration ``(n, m)`` are keyed by ``(n, m, layer)``.
     executor, max_workers, cache_dir, progress
-        As for :func:`isinj` (a Dask cluster's ``client.get_executor()`` runs the configurations
-        in parallel; ``cache_dir`` keeps finished configurations).
+        As for :func:`isinj` (a Dask ``Client`` or its ``get_executor()`` runs the tasks in parallel).
+        A task is a run of consecutive layers of one configuration, about two seconds of work; from
+        n = 10 on, one layer. ``cache_dir`` keeps every finished task, so an interrupted run resumes
+        with all the layers decided before it stopped.
 
     Returns
     -------
@@ -517,31 +551,34 @@ def threshold(
     }
     executor = check_executor(executor)
     cache = Cache(cache_dir, "threshold", params, required=("status", "seconds", "nodes"))
-    tasks = []
+    configs, tasks = [], []
     for n in params["n_values"]:
         large = n >= LARGE_FROM
         for m in _m_values(n, pts, large):
             spec = dict(params, n=n, m=m, layers=L_large if large else L, with_bias=n <= params["bias_max_n"],
                         with_ball=n <= min(params["bias_max_n"], params["ball_max_n"]))  # fmt: skip
-            # cost: the branch and bound is slowest near the threshold and grows about 10x per two dimensions
-            weight = 1 + spec["with_bias"] + 10 * spec["with_ball"]
-            cost = spec["layers"] * weight * 3.0 ** (n / 2) * math.exp(-abs(m / n - 6) / 2)
-            tasks.append((f"n{n:02d}_m{m:03d}", spec, cost))
+            configs.append(spec)
+            # a task is a run of layers (one layer at large n), cached as it finishes: an interrupted run resumes
+            each = _layer_seconds(n, m, spec["with_bias"], len(var) if spec["with_ball"] else 0)
+            for first, count in _batches(n, spec["layers"], each):
+                name = f"n{n:02d}_m{m:03d}_t{first:03d}-{first + count - 1:03d}"
+                tasks.append((name, dict(spec, first=first, count=count), count * each))
     results, info = run_experiment(
         _threshold_task, tasks, executor=executor, max_workers=max_workers, cache=cache, progress=progress, desc="threshold"
     )
-    Lmax = max(spec["layers"] for _, spec, _ in tasks)
-    K, V = len(tasks), 2 + len(var)
+    info["configurations"] = len(configs)
+    Lmax = max(spec["layers"] for spec in configs)
+    K, V = len(configs), 2 + len(var)
+    index = {(spec["n"], spec["m"]): i for i, spec in enumerate(configs)}
     status = np.full((K, V, Lmax), NOT_RUN, np.int8)
     seconds = np.zeros((K, V, Lmax), np.float32)
     nodes = np.zeros((K, V, Lmax), np.int64)
-    for i, (name, spec, _) in enumerate(tasks):
-        r = results[name]
-        ell = spec["layers"]
-        status[i, :, :ell], seconds[i, :, :ell], nodes[i, :, :ell] = r["status"], r["seconds"], r["nodes"]
+    for name, spec, _ in tasks:
+        r, i, part = results[name], index[spec["n"], spec["m"]], slice(spec["first"], spec["first"] + spec["count"])
+        status[i, :, part], seconds[i, :, part], nodes[i, :, part] = r["status"], r["seconds"], r["nodes"]
     return ThresholdResult(
-        n=np.array([spec["n"] for _, spec, _ in tasks], np.int64),
-        m=np.array([spec["m"] for _, spec, _ in tasks], np.int64),
+        n=np.array([spec["n"] for spec in configs], np.int64),
+        m=np.array([spec["m"] for spec in configs], np.int64),
         columns=np.array(_columns(var)),
         status=status,
         seconds=seconds,
