@@ -241,10 +241,11 @@ def _drop_array(path, key):
 @pytest.mark.parametrize(
     "experiment, kwargs, key",
     [
-        ("propinj", dict(dimensions=[2], redundancies=[2.0], n_trials=2, n_iterations=50, n_test=20, trials_per_task=1), "proportions"),
+        ("propinj", dict(dimensions=[2], redundancies=[2.0], n_trials=2, n_iterations=50, n_test=20, trials_per_task=1),
+         "proportions"),
         ("conv", dict(n_trials=2, n_iterations=200, n_snapshots=5, trials_per_task=1), "distances"),
     ],
-)
+)  # fmt: skip
 def test_a_propinj_or_conv_shard_missing_an_array_is_recomputed(tmp_path, experiment, kwargs, key):
     fn = getattr(ex, experiment)
     clean = fn(max_workers=1, seed=4, **kwargs)
