@@ -39,8 +39,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._util.tolerances import ANTIPARALLEL_COS_TOL, ANTIPARALLEL_PROJECTION_TOL, SPAN_GAP
 from ..domains.base import certified_norm_bounds, robust_norms
-from ..frames import DEFAULT_RANK_TOL
 from ._hyperplanes import HyperplaneInfo
 from ._result import ExactResult, make_result
 from ._state import Run
@@ -50,9 +50,6 @@ __all__ = ["always_active_rows", "covering_pairs", "clearly_spans", "always_acti
 
 #: the method's name in results and certificates
 METHOD = "always active rows"
-#: a rank decision needs the smallest singular value of the unit rows above this times the largest (a clear gap:
-#: the package's rank tolerance, 1e-10, decides ranks; a proof asks for ten thousand times more)
-SPAN_GAP = max(1e-6, 1e4 * DEFAULT_RANK_TOL)
 #: at most this many numbers are compared exactly (in rationals) for rows the float bounds leave open
 MAX_EXACT_ENTRIES = 2_000_000
 #: the antiparallel pairs are looked for among at most this many rows
@@ -176,7 +173,7 @@ def covering_pairs(W: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     t = U @ g
     order = np.argsort(t, kind="stable")
     ts = t[order]
-    tol = 1e-8
+    tol = ANTIPARALLEL_PROJECTION_TOL
     # for each row, the rows whose projection lies within tol of the opposite value
     lo = np.searchsorted(ts, -t - tol, side="left")
     hi = np.searchsorted(ts, -t + tol, side="right")
@@ -188,7 +185,7 @@ def covering_pairs(W: np.ndarray, alpha: np.ndarray) -> np.ndarray:
         work -= cand.size
         if work < 0:
             break
-        for b in cand[U[cand] @ U[a] <= -1.0 + 1e-9]:
+        for b in cand[U[cand] @ U[a] <= -1.0 + ANTIPARALLEL_COS_TOL]:
             i, j = int(live[a]), int(live[b])
             if _no_gap(W[i], W[j], alpha[i], alpha[j]):
                 found.append((i, j))

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from .._util.pairs import PAIR_RTOL, collides
-from ..pipeline.tolerances import DIVISOR_FLOOR
+from .._util.tolerances import DIVISOR_FLOOR, NORM_RTOL, UNIT_ZERO_TOL
 from ._hyperplanes import HyperplaneInfo
 from ._regions import PolyRegion, RoundRegion, region_for, shell_pieces
 from ._result import make_result, short_vec
@@ -116,7 +116,7 @@ def prepare(W, alpha, K, t0, budget, eps, tol):
     ar = alpha - coords.offset(W)
     norms = np.linalg.norm(Wr, axis=1)
     wn = np.linalg.norm(W, axis=1)
-    keep = norms > 1e-12 * np.maximum(wn, DIVISOR_FLOOR)
+    keep = norms > NORM_RTOL * np.maximum(wn, DIVISOR_FLOOR)
     if (~keep).any():
         notes.append(f"{int((~keep).sum())} row(s) are constant on the domain (no direction within it) and ignored")
     d = coords.d
@@ -241,7 +241,7 @@ def subproblems(run):
                 u = np.empty(d + 1)
                 u[j] = sigma
                 u[others] = w
-                return u[:d] / u[d] if u[d] > 1e-12 else None
+                return u[:d] / u[d] if u[d] > UNIT_ZERO_TOL else None
 
             return lift
 

@@ -27,13 +27,10 @@ from typing import Any
 import numpy as np
 
 from .._util.format import count_text
-from ..pipeline.tolerances import DIVISOR_FLOOR
+from .._util.tolerances import COPLANAR_TOL, COSINE_ROUNDING, DIVISOR_FLOOR, KDTREE_RADIUS_PAD, UNIT_SV_TOL
 
 __all__ = ["HyperplaneInfo", "hyperplane_info"]
 
-#: rows within this (sine of the) angle of a hyperplane count as lying in it: far above the rounding of
-#: structured frames (1e-16), far below the chance near-coincidences of random ones (1e-10 happens)
-COPLANAR_TOL = 1e-12
 
 
 @dataclass(frozen=True)
@@ -141,17 +138,17 @@ def _parallel_rows(Phi: np.ndarray, check=lambda: None) -> bool:
         # unit rows at angle theta are at distance about theta: a radius a little above COPLANAR_TOL
         tree = cKDTree(P)
         check()
-        pairs = tree.query_pairs(4 * COPLANAR_TOL + 1e-15, output_type="ndarray")
+        pairs = tree.query_pairs(4 * COPLANAR_TOL + KDTREE_RADIUS_PAD, output_type="ndarray")
         if pairs.shape[0] == 0:
             return False
         cos = np.abs(np.einsum("ij,ij->i", Phi[pairs[:, 0]], Phi[pairs[:, 1]]))
-        return bool(np.any(cos >= 1.0 - 0.5 * COPLANAR_TOL**2 - 4e-16))
+        return bool(np.any(cos >= 1.0 - 0.5 * COPLANAR_TOL**2 - COSINE_ROUNDING))
     step = max(1, 4_000_000 // max(m, 1))
     for s in range(0, m, step):
         check()
         G = np.abs(Phi[s : s + step] @ Phi.T)
         G[np.arange(G.shape[0]), np.arange(s, s + G.shape[0])] = 0.0
-        if np.any(G >= 1.0 - 0.5 * COPLANAR_TOL**2 - 4e-16):
+        if np.any(G >= 1.0 - 0.5 * COPLANAR_TOL**2 - COSINE_ROUNDING):
             return True
     return False
 
@@ -163,12 +160,12 @@ def _counts(Phi: np.ndarray, subsets: np.ndarray) -> tuple[np.ndarray, np.ndarra
     if n <= 64:
         _, s, vt = np.linalg.svd(stack, full_matrices=True)
         normals = vt[:, -1, :]  # (k, n)
-        ok = s[:, -1] > 1e-8 if n > 1 else np.ones(len(subsets), bool)
+        ok = s[:, -1] > UNIT_SV_TOL if n > 1 else np.ones(len(subsets), bool)
     else:  # a complete QR of the transposes gives the normals at a quarter of the cost of an SVD in high dimension
         q, r = np.linalg.qr(stack.transpose(0, 2, 1), mode="complete")
         normals = q[:, :, -1]
         diag = np.abs(np.diagonal(r, axis1=1, axis2=2))
-        ok = diag.min(axis=1) > 1e-8 * np.maximum(diag.max(axis=1), DIVISOR_FLOOR)
+        ok = diag.min(axis=1) > UNIT_SV_TOL * np.maximum(diag.max(axis=1), DIVISOR_FLOOR)
     on = np.abs(normals @ Phi.T) <= COPLANAR_TOL
     return on.sum(axis=1), ok
 
@@ -184,7 +181,7 @@ def _enumerate(Phi: np.ndarray, total: int, keep_sets: int, check=lambda: None) 
         stack = Phi[block]
         _, s, vt = np.linalg.svd(stack, full_matrices=True)
         normals = vt[:, -1, :]
-        ok = s[:, -1] > 1e-8
+        ok = s[:, -1] > UNIT_SV_TOL
         if not np.any(ok):
             continue
         on = np.abs(normals[ok] @ Phi.T) <= COPLANAR_TOL

@@ -24,8 +24,15 @@ from typing import Any
 import numpy as np
 
 from .._util.lp import linprog_quiet, min_norm_point
+from .._util.tolerances import (
+    CELL_MARGIN_START_RTOL,
+    DIVISOR_FLOOR,
+    INTERIOR_RTOL,
+    NEAR_ACTIVE_RTOL,
+    RADIUS_RTOL,
+    WITNESS_MARGIN_RTOL,
+)
 from ..domains import LinearDescription
-from ..pipeline.tolerances import DIVISOR_FLOOR, RADIUS_RTOL, WITNESS_MARGIN_RTOL
 
 #: the least time given to one LP with a time limit (seconds): a deadline already passed still lets HiGHS start and
 #: return at once, instead of an error for a non-positive limit
@@ -406,7 +413,7 @@ class RoundRegion(Region):
         u = p / np.linalg.norm(p)
         if not self.misses(Phi_Z, beta_Z, u):
             return None, None
-        tight = np.flatnonzero(Phi_Z @ p - beta_Z >= -1e-7 * self.scale)
+        tight = np.flatnonzero(Phi_Z @ p - beta_Z >= -NEAR_ACTIVE_RTOL * self.scale)
         S = list(tight) if tight.size and self.misses(Phi_Z[tight], beta_Z[tight]) else list(range(Phi_Z.shape[0]))
         for j in list(S):
             if len(S) == 1:
@@ -422,7 +429,7 @@ class RoundRegion(Region):
 
     def cell_point(self, Phi_Z, alpha_Z, time_limit=None, widen: bool = True):  # NNLS: no solver to stop
         """A point of the open cell inside K with a margin, or ``(None, cut)`` / ``(None, None)``."""
-        t0 = 1e-10 * self.scale
+        t0 = CELL_MARGIN_START_RTOL * self.scale
         A, b = self._cell_rows(Phi_Z, alpha_Z, t0)
         p = min_norm_point(A, b)
         if p is None:
@@ -539,7 +546,7 @@ def shell_pieces(region: RoundRegion) -> list[tuple[str, RoundRegion]]:
     which holds the hole, meets it. Certified on every piece is certified on the shell.
     """
     d, out = region.d, []
-    c = region.s / np.sqrt(d) * (1 - 1e-9)
+    c = region.s / np.sqrt(d) * (1 - INTERIOR_RTOL)
     for j in range(d):
         for sigma in (1.0, -1.0):
             row = np.zeros((1, d))

@@ -24,12 +24,9 @@ import time
 import numpy as np
 
 from .._util.lp import null_space
-from ..pipeline.tolerances import DIVISOR_FLOOR, RADIUS_RTOL, WITNESS_MARGIN_RTOL
+from .._util.tolerances import DIVISOR_FLOOR, RADIUS_RTOL, RANK_RTOL, WITNESS_DIRECTION_MIN, WITNESS_MARGIN_RTOL
 
 __all__ = ["build_pair", "descend", "active_rank"]
-
-#: relative tolerance of rank decisions at a witness
-RANK_RTOL = 1e-10
 
 
 def active_rank(Phi: np.ndarray, a: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, int]:
@@ -146,7 +143,7 @@ def _surface_pair(Phi: np.ndarray, a: np.ndarray, r: float, z: np.ndarray):
     Q = V - np.outer(u, u @ V)  # the directions of V orthogonal to p
     k = int(np.argmax(np.linalg.norm(Q, axis=0)))
     w = Q[:, k]
-    if not np.linalg.norm(w) > 1e-6:
+    if not np.linalg.norm(w) > WITNESS_DIRECTION_MIN:
         return None
     w = w / np.linalg.norm(w)
     mu = float(np.min(gaps / np.maximum(norms, DIVISOR_FLOOR)))
