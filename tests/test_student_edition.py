@@ -469,3 +469,18 @@ def test_a_pair_that_differs_below_the_shown_digits_is_told_the_tolerance(quiet)
     fb = nb12.check_12_3((x, y))
     assert not fb.correct and "(4 digits shown)" in fb.message and "more than the 1e-9 this check allows" in fb.message
     assert "differ by up to 1e-05" in fb.message, fb.message
+
+
+def test_student_edition_sets_up_only_what_the_edition_needs(tmp_path):
+    """scripts/student_edition.sh asks for the `notebooks` extra, not the test tools (which pull a deep-learning stack)."""
+    venv = _fake_venv(tmp_path, "notebooks")
+    log = venv / "calls.log"
+    (venv / "bin" / "python").write_text(f'#!/bin/sh\necho "$@" >> "{log}"\n')  # records what it is asked to run
+    env = {**os.environ, "VENV": str(venv), "PIP_NO_INDEX": "1"}
+    out = tmp_path / "edition"
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "student_edition.sh"), str(out), "--no-wheel"],
+                         capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    assert run.returncode == 0 and "installing" not in run.stdout, run.stdout + run.stderr
+    calls = log.read_text().splitlines()
+    assert not [c for c in calls if "install" in c], calls
+    assert calls[-1] == f"scripts/student_edition.py {out} --no-wheel", calls
