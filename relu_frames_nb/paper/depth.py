@@ -59,6 +59,15 @@ import numpy as np
 from .._util.lp import linprog_quiet, nnls_solve
 from .._util.pairs import pow2_scale
 from .._util.rational import barycentric
+from .._util.tolerances import (
+    CIRCUIT_RESIDUAL_TOL,
+    DEPTH_MARGIN,
+    DEPTH_MID_MARGIN,
+    DEPTH_REFUTE_TOL,
+    DEPTH_WIDE_MARGIN,
+    DIVISOR_FLOOR,
+    UNIT_ZERO_TOL,
+)
 from .._util.validation import as_count, as_matrix, as_nonnegative, as_time_limit
 from ..errors import InputError
 
@@ -176,7 +185,7 @@ def circuits_certified(Vs: np.ndarray) -> np.ndarray:
         rbound = (np.abs(r) + g * ((absM @ lam[:, :, None])[:, :, 0] + unit)).max(axis=1)
         err = absR.sum(axis=2).max(axis=1) * rbound * (1 + 8 * k * _U) / (1 - alpha)
         proved = (low > 0) & (alpha < 0.5) & (low > 2 * err)
-        refuted = low <= -1e-6  # clearly outside (NaN, a singular simplex, is neither)
+        refuted = low <= -DEPTH_REFUTE_TOL  # clearly outside (NaN, a singular simplex, is neither)
     out[proved] = True
     for b in np.flatnonzero(~proved & ~refuted):
         out[b] = _exact(Vs[b])
@@ -272,9 +281,9 @@ class _Search:
             lam, res = nnls_solve(M, self.b, 50 * idx.size)
         except RuntimeError:  # pragma: no cover - iteration limit: treat as no circuit found
             return None
-        if res > 1e-9:
+        if res > CIRCUIT_RESIDUAL_TOL:
             return None
-        support = idx[lam > 1e-12]
+        support = idx[lam > UNIT_ZERO_TOL]
         mask = int(sum(self.bits[support]))
         ok = self.verified.get(mask)
         if ok is None:
@@ -642,7 +651,7 @@ class _DomainSearch(_Search):
             return False
         # the point nearest the centre with every other row (and facet) below -margin: a wide margin first,
         # so that the witness built there does not sit on a boundary
-        for margin in (1e-3, 1e-5, self.margin):
+        for margin in (DEPTH_WIDE_MARGIN, DEPTH_MID_MARGIN, self.margin):
             x = self._inside(rest, max(margin, self.margin))
             if x is not None:
                 break
@@ -663,7 +672,7 @@ class _DomainSearch(_Search):
         the ball, checked on the caller's rows with rounding bounds; None if there is none.
         """
         u, rho = self._nearest(rest, margin)
-        if u is None or not float(rho @ rho) > 0 or not rho[-1] < -1e-300:
+        if u is None or not float(rho @ rho) > 0 or not rho[-1] < -DIVISOR_FLOOR:
             return None
         xi = -rho[:-1] / rho[-1]
         if not float(np.linalg.norm(xi)) < 1 - margin:
@@ -701,7 +710,7 @@ def fewest_active_exceeds(
     radius: float,
     center: Any = None,
     facets: tuple | None = None,
-    margin: float = 1e-7,
+    margin: float = DEPTH_MARGIN,
     separate: Any = None,
     max_cuts: int = 400,
     time_limit: float | None = None,
@@ -730,7 +739,7 @@ def fewest_active_exceeds(
         ``c`` (default 0).
     facets : tuple (A, b), optional
         ``A`` of shape (p, n), ``b`` of shape (p,).
-    margin : float
+    margin : float, default DEPTH_MARGIN (1e-7)
         A point reported when "shallow" keeps every row not removed below ``-margin`` (relative to its
         norm) and lies that much (relative) inside the ball.
     separate : callable, optional

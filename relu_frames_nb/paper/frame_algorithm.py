@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._util.patterns import NORMAL_EQ_MIN_RATIO, group_patterns, not_recoverable, pattern_spectra, spans_rows
+from .._util.tolerances import FRAME_ALGORITHM_TOL
 from .._util.validation import as_count, as_nonnegative, as_outputs, as_positive, to_float_array
 from ..errors import DimensionMismatchError, InputError
 from ..frames import DEFAULT_RANK_TOL
@@ -74,7 +75,7 @@ def relu_frame_algorithm(
     lam: float | None = None,
     lam0: float | None = None,
     x_true: Any = None,
-    tol: float = 1e-12,
+    tol: float = FRAME_ALGORITHM_TOL,
     check_step: bool = True,
     history: bool | None = None,
     rank_tol: float = DEFAULT_RANK_TOL,
@@ -102,7 +103,7 @@ def relu_frame_algorithm(
         active sub-frame.
     x_true : array_like, shape (n,) or (N, n), optional
         The true input(s): then ``errors`` are distances to it.
-    tol : float, default 1e-12
+    tol : float, default FRAME_ALGORITHM_TOL (1e-12)
         Relative tolerance of the stopping rule ``error <= tol * scale``, scale
         :math:`\|x_{true}\|` or :math:`\|z\|`.
     check_step : bool, default True

@@ -53,9 +53,6 @@ __all__ = [
     "prelu_inverse",
 ]
 
-#: Tolerance for checking that a user-supplied dual frame is one: ``||D Phi_J - I||_max``.
-_DUAL_ATOL = 1e-8
-
 
 # ---------------------------------------------------------------------------------
 # validation helpers

@@ -24,6 +24,7 @@ from .._util.lp import null_space
 from .._util.pairs import PAIR_RTOL, collides
 from .._util.patterns import DEFAULT_MAX_MEMORY, certificate_size, group_patterns, spanning_mask, spans_rows
 from .._util.progress import Progress, as_progress
+from .._util.tolerances import MIN_TIMED_SECONDS, NORM_RTOL, RANK_RTOL, UNIT_SV_TOL, WELL_SEPARATED_PAIR
 from .._util.validation import as_count, as_nonnegative, as_points, as_time_limit
 from ..domains import Domain, as_domain
 from ..errors import TooExpensiveError
@@ -191,7 +192,7 @@ def _rectifying_chunks(layer: ReLULayer, pts: np.ndarray, tol: float, full_spark
         yield c0, ok
         c0 += ok.size
         if timed:  # the next block from the pace of this one (at most twice as many points)
-            took = max(time.perf_counter() - t0, 1e-4)
+            took = max(time.perf_counter() - t0, MIN_TIMED_SECONDS)
             chunk = int(max(1, min(cap, 2 * chunk, chunk * _CHUNK_SECONDS / took)))
 
 
@@ -232,7 +233,7 @@ def in_maximal_domain(layer: ReLULayer, X: Any, *, max_bases: int = 200_000) -> 
     subsets = np.array(list(itertools.combinations(range(m), n)), dtype=np.intp)
     unit = layer.frame.vectors / layer.frame.norms[:, None]
     sv = np.linalg.svd(unit[subsets], compute_uv=False)
-    bases = subsets[sv[:, -1] > 1e-10 * sv[:, 0]]
+    bases = subsets[sv[:, -1] > RANK_RTOL * sv[:, 0]]
     member = np.zeros((m, bases.shape[0]), dtype=np.float64)
     member[bases, np.arange(bases.shape[0])[:, None]] = 1.0
     active = layer.active_set(pts).astype(np.float64)
@@ -413,15 +414,15 @@ def _candidates(layer: ReLULayer, x0: np.ndarray):
     if nx > 0:
         for j in range(V.shape[1]):
             u_ = V[:, j]
-            if abs(u_ @ x0) > 1e-12 * nx:
+            if abs(u_ @ x0) > NORM_RTOL * nx:
                 yield "reflection", x0, x0 - 2.0 * (u_ @ x0) * u_
         # (c) the same inside the plane of two directions of V: reflect across the part of V orthogonal to x0
         P = V - np.outer(x0 / nx, (x0 / nx) @ V)
         u, s, _ = np.linalg.svd(P, full_matrices=False)
-        for j in np.flatnonzero(s > 1e-8):
+        for j in np.flatnonzero(s > UNIT_SV_TOL):
             r = V @ (V.T @ u[:, j])
             r /= np.linalg.norm(r)
-            if abs(r @ x0) > 1e-12 * nx:
+            if abs(r @ x0) > NORM_RTOL * nx:
                 yield "reflection", x0, x0 - 2.0 * (r @ x0) * r
 
 
@@ -506,7 +507,7 @@ def find_collision(
                     if sep > best_sep:
                         best, best_sep = (method, y1, y2), sep
                     break
-            if best_sep >= 1e-2:
+            if best_sep >= WELL_SEPARATED_PAIR:
                 break
         if best is not None:
             method, y1, y2 = best

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.tolerances import ADMISSIBLE_TOL, DIVISOR_FLOOR, FACE_POINT_STEP, SLSQP_FTOL
 from .._util.validation import as_bias, as_count, as_index_set, as_points, as_positive, to_float_array
 from ..errors import (
     DimensionMismatchError,
@@ -63,8 +64,6 @@ __all__ = [
 MAX_ENUMERATED_VECTORS = 16
 #: ``arrangement_face_points`` refuses to produce more than this many points.
 MAX_FACE_POINTS = 1_000_000
-#: The optimal slack ``t*`` of the admissibility LP must exceed this to count as positive.
-ADMISSIBLE_TOL = 1e-9
 
 
 # ---------------------------------------------------------------------------------
@@ -172,7 +171,7 @@ def is_admissible(frame_or_vectors: Any, alpha: Any, J: Any, *, strict: bool = F
     return bool(-res.fun > ADMISSIBLE_TOL), np.asarray(res.x[:n], dtype=np.float64)
 
 
-def arrangement_face_points(vectors: Any, alpha: Any, eps: float = 1e-6) -> np.ndarray:
+def arrangement_face_points(vectors: Any, alpha: Any, eps: float = FACE_POINT_STEP) -> np.ndarray:
     r"""One point on every face of the arrangement :math:`\langle x,\phi_i\rangle = \alpha_i` around every vertex.
 
     At a vertex ``v`` where ``n`` linearly independent hyperplanes ``S`` meet, the faces around
@@ -188,7 +187,7 @@ def arrangement_face_points(vectors: Any, alpha: Any, eps: float = 1e-6) -> np.n
         The frame (must span :math:`\mathbb{R}^n`).
     alpha : float or array_like, shape (m,)
         The bias.
-    eps : float, default 1e-6
+    eps : float, default FACE_POINT_STEP (1e-6)
         Distance of the points from their vertex; smaller than the distance between vertices.
 
     Returns
@@ -226,7 +225,7 @@ def arrangement_face_points(vectors: Any, alpha: Any, eps: float = 1e-6) -> np.n
         v = np.linalg.solve(A, alpha[list(S)])
         for b in itertools.product([-1.0, 0.0, 1.0], repeat=n):
             d = np.linalg.solve(A, np.array(b))
-            out.append(v + eps * d / max(np.linalg.norm(d), 1e-300))
+            out.append(v + eps * d / max(np.linalg.norm(d), DIVISOR_FLOOR))
     return np.vstack(out)
 
 
@@ -473,7 +472,7 @@ def algorithm_3(frame: Any, *, n_starts: int = 4, seed: int = 0) -> np.ndarray:
             for start in np.random.default_rng(seed + int(i)).random((n_starts, D.shape[1])):
                 r = minimize(lambda c, D=D, i=i: (D @ c) @ V[i], start / np.linalg.norm(D @ start), method="SLSQP",
                              bounds=[(0, None)] * D.shape[1], constraints=cons,
-                             options={"ftol": 1e-12, "maxiter": 500})  # fmt: skip
+                             options={"ftol": SLSQP_FTOL, "maxiter": 500})  # fmt: skip
                 if r.success:
                     best = min(best, float(r.fun))
         out[i] = best

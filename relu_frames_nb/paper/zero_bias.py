@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from .._util.format import count_text
+from .._util.tolerances import DIVISOR_FLOOR, RANK_RTOL, UNIT_ZERO_TOL
 from .._util.validation import as_count, as_positive, as_time_limit
 from ..errors import TooExpensiveError
 from ..frames import as_frame
 from ..pipeline.context import Context
-from ..pipeline.tolerances import DIVISOR_FLOOR
 
 __all__ = ["TukeyDepth", "tukey_depth_origin", "zero_bias_injective"]
 
@@ -193,7 +193,7 @@ def _null_vectors_fast(S: np.ndarray) -> np.ndarray:
         r = np.concatenate([y, np.ones((B, 1))], axis=1)
         r /= np.linalg.norm(r, axis=1, keepdims=True)
         res = np.abs(np.einsum("bkn,bn->bk", S, r)).max(axis=1)
-        bad = ~(res <= 1e-12)
+        bad = ~(res <= UNIT_ZERO_TOL)
     except np.linalg.LinAlgError:  # an exactly singular block: dependent vectors, redo all
         r = np.empty((B, n))
         bad = np.ones(B, dtype=bool)
@@ -251,7 +251,7 @@ def tukey_depth_origin(
     *,
     max_subsets: int = 2_000_000,
     batch: int = 8192,
-    tol: float = 1e-10,
+    tol: float = RANK_RTOL,
     max_general: int = 20_000,
     time_limit: float | None = None,
     ctx: Any = None,
@@ -272,7 +272,7 @@ def tukey_depth_origin(
         Refuse when ``C(m, n - 1)`` exceeds this.
     batch : int, default 8192
         Subsets processed at once on the fast path.
-    tol : float, default 1e-10
+    tol : float, default RANK_RTOL (1e-10)
         A unit vector whose distance to the span of ``n - 1`` others is at most ``tol`` counts as
         lying in it.
     max_general : int, default 20000

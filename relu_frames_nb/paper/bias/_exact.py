@@ -70,9 +70,17 @@ from typing import Any
 
 import numpy as np
 
+from ..._util.tolerances import (
+    DIVISOR_FLOOR,
+    INTERIOR_RTOL,
+    NEAR_ACTIVE_RTOL,
+    NORM_RTOL,
+    SHORTFALL_RTOL,
+    SUPPORT_RTOL,
+    UNIT_ZERO_TOL,
+)
 from ...domains import Domain
 from ...errors import InputError
-from ...pipeline.tolerances import DIVISOR_FLOOR
 
 __all__ = ["verify_polytope_bias", "MAX_DIM", "MAX_VECTORS", "MAX_FACET_SIZE", "MAX_CERTIFICATES"]
 
@@ -497,7 +505,7 @@ class _Verifier:
         except (RuntimeError, ValueError):
             c = np.zeros(len(gens))
         bound, a_n = -reg.r * float(np.linalg.norm(self.U[gens].T @ c)), float(self.a_unit[i])  # per unit of |phi_i|
-        if np.isfinite(a_n) and np.isfinite(bound) and a_n > bound + 1e-9 * (abs(a_n) + reg.r):
+        if np.isfinite(a_n) and np.isfinite(bound) and a_n > bound + SHORTFALL_RTOL * (abs(a_n) + reg.r):
             return False  # short by far more than rounding: no exact attempt
         return any(self._ge(a2, reg.r2 * p2) for p2 in self.projections(F, i, gens, c))
 
@@ -508,7 +516,7 @@ class _Verifier:
         from the normal equations in integers: ``phi = Z / D`` gives ``P = PZ / (den D_i)``.
         """
         top = float(np.max(c)) if c.size else 0.0
-        support = tuple(j for j, v in enumerate(c) if v > 1e-9 * max(top, DIVISOR_FLOOR))
+        support = tuple(j for j, v in enumerate(c) if v > SUPPORT_RTOL * max(top, DIVISOR_FLOOR))
         order = [support] if support else []
         sizes = range(1, min(self.n, len(gens)) + 1)
         rest = [S for k in sizes for S in combinations(range(len(gens)), k)]
@@ -604,10 +612,11 @@ class _Verifier:
         res = linprog(np.r_[np.zeros(k), -1.0], A_ub=np.c_[-M, np.ones(len(pts))], b_ub=np.zeros(len(pts)),
                       A_eq=np.r_[np.ones(k), 0.0][None, :], b_eq=[1.0], bounds=[(0, None)] * k + [(None, None)],
                       method="highs")  # fmt: skip
-        if res.status != 0 or -res.fun < -1e-12:
+        if res.status != 0 or -res.fun < -UNIT_ZERO_TOL:
             return False
         x = np.maximum(res.x[:k], 0.0)
-        mu = [Fraction(float(v)) / Fraction(float(self.norm[j])) if v > 1e-12 * x.max() else Fraction(0) for v, j in zip(x, T)]
+        zero = NORM_RTOL * x.max()
+        mu = [Fraction(float(v)) / Fraction(float(self.norm[j])) if v > zero else Fraction(0) for v, j in zip(x, T)]
         vec = [sum(mj * Fraction(self.Z[j][t], self.D[j]) for mj, j in zip(mu, T) if mj) for t in range(self.n)]
         beta = sum(mj * self.alpha[j] for mj, j in zip(mu, T) if mj)
         if not any(mu):
@@ -647,14 +656,14 @@ class _Verifier:
         except (RuntimeError, ValueError):
             u = np.zeros(len(rows))
         res = E @ u - f
-        u_min = 1e-12 * max(float(u.max()), DIVISOR_FLOOR)
+        u_min = NORM_RTOL * max(float(u.max()), DIVISOR_FLOOR)
         cand = [int(j) for j in np.argsort(-u) if u[j] > u_min]
-        if abs(res[-1]) > 1e-12:
+        if abs(res[-1]) > UNIT_ZERO_TOL:
             x = -res[:-1] / res[-1]
-            if float(np.linalg.norm(x)) < 1 - 1e-9:
+            if float(np.linalg.norm(x)) < 1 - INTERIOR_RTOL:
                 return False  # a point of the closed set lies well inside the ball: no certificate to find
             slack = bn - An @ x
-            near = [int(j) for j in np.argsort(slack) if slack[j] < 1e-7 * (1 + float(np.abs(x).sum()))]
+            near = [int(j) for j in np.argsort(slack) if slack[j] < NEAR_ACTIVE_RTOL * (1 + float(np.abs(x).sum()))]
             cand += [j for j in near if j not in cand]
         cand = cand[:10]
         # the float support first, then small subsets (n + 1 rows: a null vector, for an empty closed set)

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._util.tolerances import TIE_TOL
 from ..._util.validation import as_nonnegative, as_points, as_positive
 from ...errors import InputError, TooExpensiveError
 from ...frames import DEFAULT_RANK_TOL, as_frame
@@ -58,7 +59,7 @@ def most_correlated_basis(
     *,
     full_spark: bool | None = None,
     return_ties: bool = False,
-    tie_tol: float = 1e-12,
+    tie_tol: float = TIE_TOL,
     rank_tol: float = DEFAULT_RANK_TOL,
 ):
     r"""Indices of a most correlated basis :math:`J^*(x)` for each point (Def. "most correlated basis").
@@ -83,7 +84,7 @@ def most_correlated_basis(
         checked.
     return_ties : bool, default False
         Also return, per point, whether :math:`J^*(x)` is not unique.
-    tie_tol : float, default 1e-12
+    tie_tol : float, default TIE_TOL (1e-12)
         Absolute tolerance on coefficients for the tie test: :math:`J^*(x)` is reported as not
         unique when a coefficient outside it is ``>= min_{j in J*} <x, phi_j> - tie_tol``
         (then swapping that element in gives another maximizer; with repeated or parallel
@@ -155,7 +156,7 @@ def max_constant_bias(
     seed: Any = 0,
     init: Any = "none",
     full_spark: bool | None = None,
-    tie_tol: float = 1e-12,
+    tie_tol: float = TIE_TOL,
 ) -> float:
     r"""The maximal constant bias :math:`\alpha_c` (Prop. "maximal constant bias").
 
@@ -179,7 +180,7 @@ def max_constant_bias(
         Extra points processed first, as in :func:`sampling_bias`.
     full_spark : bool, optional
         As in :func:`sampling_bias`.
-    tie_tol : float, default 1e-12
+    tie_tol : float, default TIE_TOL (1e-12)
         As in :func:`sampling_bias`.
 
     Returns

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._util.tolerances import INSCRIBING_LP_FEASIBILITY, INSCRIBING_TOL, NORM_RTOL, RANK_RTOL
 from ..._util.validation import as_count, as_nonnegative, as_points
 from ...errors import DegenerateHullError, InputError, NotOmnidirectionalError, TooExpensiveError
 from ...frames import Frame, as_frame
@@ -107,7 +108,7 @@ def refuse_too_many_facets(m: int, n: int, max_facets: int) -> None:
         )
 
 
-def _affine_flat(X: np.ndarray, tol: float = 1e-10) -> bool:
+def _affine_flat(X: np.ndarray, tol: float = RANK_RTOL) -> bool:
     """True when the rows of ``X`` lie in an affine subspace of dimension < n."""
     m, n = X.shape
     if m <= n:
@@ -307,7 +308,7 @@ def inscribing_polytope(
     *,
     facets: str = "exact",
     max_facets: int = DEFAULT_MAX_FACETS,
-    tol: float = 1e-10,
+    tol: float = INSCRIBING_TOL,
 ) -> InscribingPolytope:
     r"""The inscribing polytope :math:`P_\Phi` of the normalized frame, with its facets.
 
@@ -324,7 +325,7 @@ def inscribing_polytope(
         Refuse to build the hull when the upper bound theorem
         (:func:`max_facet_count`) allows more facets than this. Raise it to try larger
         problems: time and memory grow with the number of facets.
-    tol : float
+    tol : float, default INSCRIBING_TOL (1e-10)
         Tolerance on the hyperplane equations (grouping) and on the facet offsets
         (0 must be at distance ``> tol`` from every facet to count as interior).
 
@@ -452,7 +453,8 @@ def _omnidirectional_lp(X: np.ndarray, tol: float) -> bool:
         b_eq=b_eq,
         bounds=[(None, None)] * m + [(None, 1.0)],
         method="highs",
-        options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
+        options={"primal_feasibility_tolerance": INSCRIBING_LP_FEASIBILITY,
+                 "dual_feasibility_tolerance": INSCRIBING_LP_FEASIBILITY},
     )
     if res.status == 2:  # infeasible: 0 is not even an affine combination of the vectors
         return False
@@ -465,7 +467,7 @@ def is_omnidirectional(
     frame: Any,
     *,
     method: str = "auto",
-    tol: float = 1e-10,
+    tol: float = INSCRIBING_TOL,
     max_facets: int = DEFAULT_MAX_FACETS,
 ) -> bool:
     r"""Whether 0 is an interior point of the inscribing polytope (no closed half-space holds all vectors).
@@ -481,7 +483,7 @@ def is_omnidirectional(
         :math:`\max t` s.t. :math:`Dc = 0`, :math:`\sum_i c_i = 1`, :math:`c \ge t`;
         omnidirectional iff :math:`t^* > tol` (HiGHS). ``"auto"`` uses the hull when
         it can be built within ``max_facets`` and the LP otherwise.
-    tol : float
+    tol : float, default INSCRIBING_TOL (1e-10)
         Margin for both tests.
     max_facets : int
         Facet limit for the hull route (see :func:`inscribing_polytope`).
@@ -520,7 +522,7 @@ def is_omnidirectional(
     return bool(np.all(P.offsets > tol))
 
 
-def complete_omnidirectional(frame: Any, *, tol: float = 1e-10) -> Frame:
+def complete_omnidirectional(frame: Any, *, tol: float = INSCRIBING_TOL) -> Frame:
     r"""An omnidirectional frame containing the given vectors (the completion lemma of Appendix B).
 
     A frame that is not omnidirectional becomes omnidirectional when the unit vector
@@ -532,7 +534,7 @@ def complete_omnidirectional(frame: Any, *, tol: float = 1e-10) -> Frame:
     ----------
     frame : Frame or array_like, shape (m, n)
         The frame.
-    tol : float
+    tol : float, default INSCRIBING_TOL (1e-10)
         Margin of the omnidirectionality test (see :func:`is_omnidirectional`).
 
     Returns
@@ -553,7 +555,7 @@ def complete_omnidirectional(frame: Any, *, tol: float = 1e-10) -> Frame:
     tol = as_nonnegative(tol, "tol")
     total = np.asarray(F.vectors).sum(axis=0)
     size = float(np.linalg.norm(total))
-    if size <= 1e-12 * float(np.sum(F.norms)):
+    if size <= NORM_RTOL * float(np.sum(F.norms)):
         return F  # 0 = mean of the vectors, all weights positive: already omnidirectional
     if F.m > F.n and is_omnidirectional(F, method="lp", tol=tol):
         return F

@@ -44,12 +44,12 @@ from typing import Any
 
 import numpy as np
 
+from ..._util.tolerances import ACTIVE_SET_RTOL, DIVISOR_FLOOR, GRAM_EIG_RTOL, INSCRIBING_TOL, KKT_RTOL, UNIT_ZERO_TOL
 from ..._util.validation import as_count, as_nonnegative, as_positive, as_time_limit
 from ...domains import Domain
 from ...errors import DimensionMismatchError, InputError, TooExpensiveError
 from ...frames import as_frame
 from ...pipeline.context import Context
-from ...pipeline.tolerances import DIVISOR_FLOOR
 from .estimate import GUARANTEED, BiasEstimate
 from .inscribing import (
     DEFAULT_MAX_FACETS,
@@ -100,7 +100,7 @@ def _project_onto_cones(G: np.ndarray, h: np.ndarray, *, max_iter: int | None = 
     backup = np.full(N, 3)
     todo = np.arange(N)
     eye = np.eye(k, dtype=bool)
-    eps = 1e-12
+    eps = ACTIVE_SET_RTOL
     for _ in range(max_iter if max_iter is not None else 5 * k + 10):
         if todo.size == 0:
             break
@@ -134,7 +134,7 @@ def _project_onto_cones(G: np.ndarray, h: np.ndarray, *, max_iter: int | None = 
     scale = 1.0 + np.abs(c).max(axis=1)
     fail = np.zeros(N, dtype=bool)
     fail[todo] = True
-    fail |= np.any(w < -1e-9 * scale[:, None], axis=1) | (np.abs(np.sum(c * w, axis=1)) > 1e-9 * scale)
+    fail |= np.any(w < -KKT_RTOL * scale[:, None], axis=1) | (np.abs(np.sum(c * w, axis=1)) > KKT_RTOL * scale)
     for p in np.flatnonzero(fail):
         c[p] = _nnls_gram(G[p], h[p])
     return c
@@ -146,7 +146,7 @@ def _nnls_gram(G: np.ndarray, h: np.ndarray) -> np.ndarray:
 
     # ||B^T c - v||^2 = c^T G c - 2 h^T c + const = ||A c - b||^2 + const with A^T A = G, A^T b = h
     lam, U = np.linalg.eigh(G)
-    keep = lam > 1e-14 * max(lam[-1], DIVISOR_FLOOR)
+    keep = lam > GRAM_EIG_RTOL * max(lam[-1], DIVISOR_FLOOR)
     root = np.sqrt(lam[keep])
     A = root[:, None] * U[:, keep].T
     b = (U[:, keep].T @ h) / root
@@ -440,7 +440,7 @@ def polytope_bias(
     *,
     facets: str | None = None,
     max_facets: int = DEFAULT_MAX_FACETS,
-    tol: float = 1e-10,
+    tol: float = INSCRIBING_TOL,
     time_limit: float | None = None,
     ctx: Any = None,
 ) -> BiasEstimate:
@@ -463,7 +463,7 @@ def polytope_bias(
         smaller, but it depends on the triangulation of non-simplicial facets).
     max_facets : int
         Facet limit (see :func:`inscribing_polytope`).
-    tol : float
+    tol : float, default INSCRIBING_TOL (1e-10)
         Coplanarity and omnidirectionality tolerance (see :func:`inscribing_polytope`).
     time_limit : float, optional
         Seconds for the work: the clock is read between the steps (the domain's radii, the
@@ -588,7 +588,7 @@ def polytope_bias(
     argmin[~free] = pair_pt[win[~free]]
     facet_idx = np.where(free, -1, pv.facet[np.maximum(win, 0)])
     if case == "positive-ball":
-        info["argmin_in_domain"] = np.all(np.nan_to_num(argmin, nan=-1.0) >= -1e-12, axis=1)
+        info["argmin_in_domain"] = np.all(np.nan_to_num(argmin, nan=-1.0) >= -UNIT_ZERO_TOL, axis=1)
     return BiasEstimate(
         values=values * np.asarray(P.frame.norms),
         method="polytope",
@@ -651,7 +651,7 @@ def polytope_bias_exterior(
     *,
     facets: str | None = None,
     max_facets: int = DEFAULT_MAX_FACETS,
-    tol: float = 1e-10,
+    tol: float = INSCRIBING_TOL,
 ) -> BiasEstimate:
     r"""PBE outside an open ball (Prop. "pbeall" (v)): the bias ``s * alpha_Phi`` on :math:`\{\|x\| \ge s\}`.
 

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..._util.progress import Progress, as_progress
+from ..._util.tolerances import SECONDS_PER_FLOP, TIE_TOL
 from ..._util.validation import as_bias, as_count, as_matrix, as_nonnegative, as_seed_sequence, as_time_limit
 from ...domains import CoveringRadius, Domain, as_domain, covering_radius, paper_correction
 from ...errors import InputError, TooExpensiveError
@@ -347,7 +348,7 @@ def _run(
         es_every = max(1, es_patience // 4)
         es_ref = eng.alpha.copy()
         es_ref_pos = 0
-    bar = _make_progress(progress, N, 1e-10 * N * m * (n + 4))
+    bar = _make_progress(progress, N, SECONDS_PER_FLOP * N * m * (n + 4))
     processed = 0
     stopped = False
     timed_out = init_cut
@@ -449,7 +450,7 @@ def sampling_bias(
     history: Any = False,
     progress: bool | None = None,
     full_spark: bool | None = None,
-    tie_tol: float = 1e-12,
+    tie_tol: float = TIE_TOL,
     time_limit: float | None = None,
     ctx: Any = None,
 ) -> BiasEstimate:
@@ -518,7 +519,7 @@ def sampling_bias(
         spark is *assumed* (true with probability one for random frames) and
         ``info["full_spark"] == "assumed"`` says so. For frames that are not full spark the exact
         :math:`J^*(x)` (greedy rule) is used.
-    tie_tol : float, default 1e-12
+    tie_tol : float, default TIE_TOL (1e-12)
         Coefficients within ``tie_tol`` (absolute) below the smallest coefficient of
         :math:`J^*(x)` count as tied with it and are folded in too. Symmetric frames have exact
         ties that rounding would otherwise break arbitrarily; folding them in only lowers the
