@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .._util.tolerances import DRAW_DUPLICATE_TOL, DRAW_PARALLEL_TOL, DRAW_ZERO
 from .._util.validation import as_count, as_points, as_positive
 from ..domains import Domain
 from ..errors import DimensionMismatchError, InputError
@@ -178,7 +179,7 @@ def halfspace_segment(phi: Any, alpha: float, extent: Any) -> np.ndarray | None:
     d = np.array([-p[1], p[0]]) / np.sqrt(nn)
     t_lo, t_hi = -np.inf, np.inf
     for k, (lo, hi) in enumerate(((x0, x1), (y0, y1))):
-        if abs(d[k]) < 1e-15:
+        if abs(d[k]) < DRAW_PARALLEL_TOL:
             if not lo <= base[k] <= hi:
                 return None
             continue
@@ -225,7 +226,7 @@ def _segments(phi: np.ndarray, alpha: np.ndarray, box: tuple[float, float, float
     hi = np.full(len(phi), np.inf)
     miss = np.zeros(len(phi), dtype=bool)
     for k, (a, b) in enumerate(((x0, x1), (y0, y1))):
-        flat = np.abs(d[:, k]) < 1e-15
+        flat = np.abs(d[:, k]) < DRAW_PARALLEL_TOL
         miss |= flat & ((base[:, k] < a) | (base[:, k] > b))
         with np.errstate(divide="ignore", invalid="ignore"):
             ta, tb = (a - base[:, k]) / d[:, k], (b - base[:, k]) / d[:, k]
@@ -269,7 +270,7 @@ def halfspace_polygon(phi: Any, alpha: float, extent: Any) -> np.ndarray:
     poly = np.array(out)
     # drop consecutive duplicates (a corner on the line)
     keep = np.ones(len(poly), dtype=bool)
-    keep[1:] = np.any(np.abs(np.diff(poly, axis=0)) > 1e-14, axis=1)
+    keep[1:] = np.any(np.abs(np.diff(poly, axis=0)) > DRAW_DUPLICATE_TOL, axis=1)
     return poly[keep]
 
 
@@ -326,7 +327,7 @@ def boundary_points(layer: Any, domain: Any, *, per_arc: int = 3, base: int = 72
         cross = np.mod(cross - lo, 2 * np.pi) + lo
         cross = cross[cross <= hi]
         t = np.unique(np.concatenate([cross, np.linspace(lo, hi, base + 2), [lo, hi]]))
-        if hi - lo >= 2 * np.pi - 1e-12:
+        if hi - lo >= 2 * np.pi - DRAW_ZERO:
             t = np.append(t, t[0] + 2 * np.pi)
         frac = np.arange(1, per_arc + 1) / (per_arc + 1)
         mids = (t[:-1, None] + np.diff(t)[:, None] * frac[None, :]).ravel()
@@ -353,7 +354,7 @@ def boundary_points(layer: Any, domain: Any, *, per_arc: int = 3, base: int = 72
     if not pieces:
         return np.zeros((0, 2))
     pts = np.vstack(pieces)
-    return pts[K.contains(pts, tol=1e-12)] if len(pts) else pts
+    return pts[K.contains(pts, tol=DRAW_ZERO)] if len(pts) else pts
 
 
 def active_counts(layer: Any, X: Any) -> np.ndarray:
@@ -449,7 +450,7 @@ def _arrows(ax, F: Frame, colors, zorder, width=0.012, indices=None):
     texts = []
     if F.m <= 24:
         for i, p in zip(idx, phi):
-            pos = p * (1.0 + 0.2 / max(np.linalg.norm(p), 1e-12))
+            pos = p * (1.0 + 0.2 / max(np.linalg.norm(p), DRAW_ZERO))
             texts.append(ax.text(pos[0], pos[1], _label(i), ha="center", va="center", fontsize=11, color=colors[i],
                                  zorder=zorder, path_effects=_halo()))  # fmt: skip
     return [q, *texts]

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._util.tolerances import DRAW_INSIDE_RTOL
 from ..domains import Ball, Domain, PositiveBall, Samples, Shell, Sphere
 from . import palette
 
@@ -93,7 +94,7 @@ def _(K, ax, *, color, fill, zorder) -> list:
 @singledispatch
 def inside_mask(K: Domain, X: np.ndarray) -> np.ndarray:
     """Which grid points ``X`` (shape ``(N, 2)``) are drawn as inside the domain, shape ``(N,)``."""
-    return K.contains(X, tol=1e-9)
+    return K.contains(X, tol=DRAW_INSIDE_RTOL)
 
 
 @inside_mask.register(Samples)
@@ -103,7 +104,7 @@ def _(K, X: np.ndarray) -> np.ndarray:
 
 @inside_mask.register(Sphere)
 def _(K, X: np.ndarray) -> np.ndarray:
-    return np.linalg.norm(X, axis=1) <= K.r * (1 + 1e-9)  # a curve: show the disk it bounds
+    return np.linalg.norm(X, axis=1) <= K.r * (1 + DRAW_INSIDE_RTOL)  # a curve: show the disk it bounds
 
 
 # ---------------------------------------------------------------------------------

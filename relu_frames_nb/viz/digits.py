@@ -14,6 +14,7 @@ import ipywidgets as W
 import numpy as np
 
 from .._util.threads import one_blas_thread
+from .._util.tolerances import DIVISOR_FLOOR, DRAW_ZERO
 from .._util.validation import as_count, as_nonnegative, as_positive
 from ..errors import DimensionMismatchError, InputError, NotInjectiveError
 from ..frames import DEFAULT_RANK_TOL
@@ -161,7 +162,7 @@ class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
             raise DimensionMismatchError(f"decode must map inputs of R^{n} back to images of {p} pixels.")
         # fixed scales, so that the picture does not jump between digits
         Z_all = self.layer(self._encode(imgs))
-        self._zmax = float(max(np.max(Z_all), 1e-12)) * 1.05
+        self._zmax = float(max(np.max(Z_all), DRAW_ZERO)) * 1.05
         self._phi = np.asarray(self.layer.frame.vectors)
         self._alpha = np.asarray(self.layer.alpha)
 
@@ -344,7 +345,7 @@ class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
         rows = self._phi[active]
         if rows.shape[0]:
             s = np.linalg.svd(rows, compute_uv=False)
-            rank = int(np.sum(s > self.rank_tol * max(float(s[0]), 1e-300)))
+            rank = int(np.sum(s > self.rank_tol * max(float(s[0]), DIVISOR_FLOOR)))
         else:
             rank = 0
         invertible = rank == n
@@ -381,7 +382,7 @@ class DigitsExplorer(_StaticFallback, _StateDigest, _ErrorArea, W.VBox):
         off = ~J
         best_t, best_sign = 0.0, 1.0
         for sign in (1.0, -1.0):
-            moving = off & (sign * g > 1e-12 * max(1.0, float(np.max(np.abs(g)))))
+            moving = off & (sign * g > DRAW_ZERO * max(1.0, float(np.max(np.abs(g)))))
             t = float(np.min(-np.minimum(pre[moving], 0.0) / (sign * g[moving]))) if moving.any() else np.inf
             if t > best_t:
                 best_t, best_sign = t, sign

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import zoo
 from .._util.format import vec as _vec
+from .._util.tolerances import DRAW_AXIS_MIN, DRAW_LOG_FLOOR
 from .._util.validation import as_count
 from ..domains import Ball
 from ..errors import InputError
@@ -245,7 +246,7 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
             moving["bars"] = ax1.bar(np.arange(1, L.m + 1), np.zeros(L.m), color=[palette.element_color(i) for i in range(L.m)])
             # the largest output any slider position gives: fixed limits keep the axes still while x moves
             top = float(np.max(1.5 * np.abs(L.frame.vectors).sum(axis=1) - L.alpha, initial=0.0))
-            ax1.set_ylim(0.0, 1.05 * max(top, 1e-3))
+            ax1.set_ylim(0.0, 1.05 * max(top, DRAW_AXIS_MIN))
             ax1.set_xlabel("element i", fontsize=FONT_PT)
             ax1.set_title(r"$z = C_\alpha x$ (non-zero: active)", fontsize=TITLE_PT)
         if self.x_dual is not None:
@@ -254,7 +255,7 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
             ax2.legend(fontsize=FONT_PT, loc="upper right")  # placed once, before the curve exists: not "best"
             # fixed limits: every error of the sliders' square lies below 10, and 1e-17 is the floor drawn
             ax2.set_xlim(0, max(int(self.n_iter.value), 1))
-            ax2.set_ylim(1e-17, 10.0)
+            ax2.set_ylim(DRAW_LOG_FLOOR, 10.0)
             ax2.set_xlabel("iteration k", fontsize=FONT_PT)
             ax2.set_ylabel(r"$\|y_k - x\|$", fontsize=FONT_PT)
         else:
@@ -298,9 +299,9 @@ class ReconstructionPlayground(_StaticFallback, _StateDigest, _ErrorArea, W.VBox
             for bar, h in zip(m["bars"], self.z):
                 bar.set_height(float(h))
         if "curve" in m:
-            err = np.maximum(self.errors_curve, 1e-17)
+            err = np.maximum(self.errors_curve, DRAW_LOG_FLOOR)
             m["curve"].set_data(np.arange(err.size), err)
-            m["dual_error"].set_ydata([max(self.dual_error, 1e-17)] * 2)
+            m["dual_error"].set_ydata([max(self.dual_error, DRAW_LOG_FLOOR)] * 2)
         layer = self._redraw_layer() if "x" in m else []
         canvas = self.last_figure.canvas
         canvas.restore_region(self._background)

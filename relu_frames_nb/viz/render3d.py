@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .._util.tolerances import DRAW_DIRECTION_MIN
 from ..domains import Ball, Domain
 from ..errors import InputError
 from ..zoo import platonic, random_sphere
@@ -188,7 +189,7 @@ def place_labels(ax: Any, labels: list, size: float) -> list:
         text = str(labels[i][1])
         w = (0.62 * len(text) + 0.25) * size * k
         out = pix[i] - c0
-        out = out / np.linalg.norm(out) if np.linalg.norm(out) > 1e-9 else np.array([0.0, 1.0])
+        out = out / np.linalg.norm(out) if np.linalg.norm(out) > DRAW_DIRECTION_MIN else np.array([0.0, 1.0])
         spots = []
         for dist in (0.85, 1.5, 2.2):
             for turn in (0.0, 0.6, -0.6, 1.2, -1.2):
