@@ -13,6 +13,8 @@ Environment variables (all optional):
   While it is the placeholder or empty, the book has neither button and the build says so on stderr;
 * ``RFNB_REPOSITORY_BRANCH``: the branch Binder starts from (default ``HEAD``);
 * ``RFNB_BINDERHUB_URL``: the BinderHub (default ``https://mybinder.org``);
+* ``RFNB_BOOK_EDITION``: ``teacher`` (default) or ``student``, the build without worked solutions
+  (``bash scripts/book.sh --student``; its pages are read from ``book/_build/student-src``);
 * ``RFNB_LOCAL_LAB_URL``: the local JupyterLab of ``bash scripts/lab.sh``, which serves the
   folder ``notebooks/`` (default ``http://localhost:8888/lab/tree``).
 """
@@ -27,11 +29,16 @@ BOOK = Path(__file__).resolve().parent
 if str(BOOK) not in sys.path:
     sys.path.insert(0, str(BOOK))
 import repository as _repository  # noqa: E402  (book/repository.py: the URL said once)
+import sources as _sources  # noqa: E402  (book/sources.py: the editions and their folders)
 
 project = "relu_frames_nb — Injectivity of ReLU layers"
 author = "the relu_frames_nb authors"
 copyright = "the relu_frames_nb authors, BSD-3-Clause"  # noqa: A001 (Sphinx's name)
-html_title = "Injectivity of ReLU layers: the executable book"
+#: "teacher" (worked solutions folded away) or "student" (none: book/build.py --student sets it)
+EDITION = os.environ.get("RFNB_BOOK_EDITION", "teacher")
+if EDITION not in _sources.EDITIONS:
+    raise ValueError(f"RFNB_BOOK_EDITION must be one of {_sources.EDITIONS}; got {EDITION!r}")
+html_title = "Injectivity of ReLU layers: the executable book" + (" (student edition)" if EDITION == "student" else "")
 
 extensions = [
     "myst_nb",
@@ -44,7 +51,7 @@ extensions = [
     "sphinx.ext.mathjax",
 ]
 exclude_patterns = ["_build", "_vendor", "jupyter_execute", "**/.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]
-templates_path = ["_templates"]
+templates_path = [str(BOOK / "_templates")]  # absolute: autosummary reads it from the source folder (student-src too)
 
 # --- notebooks: stored outputs, never executed -----------------------------------------------
 nb_execution_mode = "off"
@@ -79,6 +86,8 @@ numpydoc_xref_param_type = False
 html_theme = "sphinx_book_theme"
 # _vendor/ (MathJax) is written by book/build.py before Sphinx runs
 html_static_path = ["_static"] + (["_vendor"] if (BOOK / "_vendor").is_dir() else [])
+# the pages' notebooks to download (book/sources.py copy_notebooks): the student build ships the student edition's
+html_static_path += [str(p) for p in [_sources.ipynb_static(EDITION)] if p.is_dir()]
 html_css_files = ["book.css"]
 html_js_files = ["search-text.js"]  # search snippets: formulas as text, no theme controls
 

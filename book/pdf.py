@@ -4,6 +4,7 @@ Usage (from the repository root; ``bash scripts/book.sh --pdf`` sets up ``.venv`
 
     python book/pdf.py                       # book/_build/book.pdf
     python book/pdf.py --out FILE.pdf
+    python book/pdf.py --student             # book/_build/book-student.pdf: no worked solution
 
 Sphinx writes the whole book as one page (the ``singlehtml`` builder, same sources and
 configuration as the HTML book), Chromium opens it from disk with every request that is not a
@@ -28,6 +29,8 @@ BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 SINGLE = BOOK / "_build" / "singlehtml"
 DEFAULT_PDF = BOOK / "_build" / "book.pdf"
+STUDENT_SINGLE = BOOK / "_build" / "student-singlehtml"
+STUDENT_PDF = BOOK / "_build" / "book-student.pdf"
 CHROMIUM = os.environ.get("RFNB_CHROMIUM", "/usr/bin/chromium")
 #: headless Chromium flags (tests/browser/conftest.py has the same for WebGL; printing needs no GPU)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -42,13 +45,13 @@ def page_count(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
 
 
-def build_single(out: Path = SINGLE) -> float:
+def build_single(out: Path = SINGLE, edition: str = "teacher") -> float:
     """The whole book as one HTML page (Sphinx's singlehtml builder); returns the seconds it took."""
     t0 = time.perf_counter()
-    sources.prepare()
+    src = sources.prepare(edition)
     doctrees = out.parent / f".doctrees-{out.name}"
-    cmd = [sys.executable, "-m", "sphinx", "-b", "singlehtml", "-q", "-d", str(doctrees), str(BOOK), str(out)]
-    env = dict(os.environ, MPLBACKEND="Agg")
+    cmd = [sys.executable, "-m", "sphinx", "-b", "singlehtml", "-q", "-c", str(BOOK), "-d", str(doctrees), str(src), str(out)]
+    env = dict(os.environ, MPLBACKEND="Agg", RFNB_BOOK_EDITION=edition)
     subprocess.run(cmd, check=True, cwd=ROOT, env=env)
     return time.perf_counter() - t0
 
@@ -115,16 +118,21 @@ def _print_in(browser, html: Path, pdf: Path, timeout_ms: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Build the one-page book, print it, report pages, size and time; exit 1 on an outside request."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=DEFAULT_PDF, help=f"the PDF (default {DEFAULT_PDF.relative_to(ROOT)})")
+    ap.add_argument("--out", type=Path, default=None,
+                    help=f"the PDF (default {DEFAULT_PDF.relative_to(ROOT)}, {STUDENT_PDF.relative_to(ROOT)} with --student)")
+    ap.add_argument("--student", action="store_true", help="print the student build (no worked solution)")
     args = ap.parse_args(argv)
+    single = STUDENT_SINGLE if args.student else SINGLE
+    if args.out is None:
+        args.out = STUDENT_PDF if args.student else DEFAULT_PDF
     t0 = time.perf_counter()
     try:
-        build_single()
+        build_single(single, "student" if args.student else "teacher")
     except subprocess.CalledProcessError as exc:
         print(f"[book pdf] sphinx-build -b singlehtml failed (exit {exc.returncode})", file=sys.stderr)
         return 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    info = print_pdf(SINGLE / "index.html", args.out)
+    info = print_pdf(single / "index.html", args.out)
     seconds = time.perf_counter() - t0
     print(f"[book pdf] {args.out.resolve()}: {info['pages']} pages, {info['bytes'] / 2**20:.1f} MiB, {seconds:.0f} s")
     if info["blocked"]:

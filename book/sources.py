@@ -260,27 +260,82 @@ def write_stages_page(path: Path) -> str:
     return text
 
 
-def copy_notebooks() -> Path:
-    """The chain's notebooks as they are (``notebooks/NN_slug.ipynb``), for each page's download button."""
-    target = VENDOR / "ipynb"
+#: the book's two builds: the teacher's (worked solutions folded away) and the student's (none)
+EDITIONS = ("teacher", "student")
+#: where the student build's sources are written (the teacher's are book/ itself)
+STUDENT_SRC = BOOK / "_build" / "student-src"
+#: the hand-written pages, copied into the student build's sources
+PAGES = ("index.md", "course.md")
+
+
+def _check_edition(edition: str) -> str:
+    if edition not in EDITIONS:
+        raise ValueError(f"edition must be one of {EDITIONS}; got {edition!r}")
+    return edition
+
+
+def source_dir(edition: str = "teacher") -> Path:
+    """The folder Sphinx reads the pages from (its configuration is book/conf.py for both editions)."""
+    return BOOK if _check_edition(edition) == "teacher" else STUDENT_SRC
+
+
+def ipynb_static(edition: str = "teacher") -> Path:
+    """A static folder of book/conf.py's ``html_static_path`` whose ``ipynb/`` holds the pages' notebooks to download."""
+    return BOOK / "_build" / f"ipynb-{_check_edition(edition)}"
+
+
+def _student_notebook():
+    """``student_notebook(nb, name)`` of scripts/student_edition.py, as ``nb -> nb`` (the one place the edition is made)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_rfnb_student_edition", ROOT / "scripts" / "student_edition.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return lambda nb, name: module.student_notebook(nb, name)[0]
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
+
+
+def copy_notebooks(edition: str = "teacher") -> Path:
+    """The chain's notebooks for each page's download button: as they are, or the student edition's (no solution)."""
+    import nbformat
+
+    target = ipynb_static(edition) / "ipynb"
     target.mkdir(parents=True, exist_ok=True)
+    student = _student_notebook() if edition == "student" else None
     names = set()
     for path in transform.chain_sources(NOTEBOOKS):
         names.add(path.name)
-        dest = target / path.name
-        if not dest.exists() or dest.read_bytes() != path.read_bytes():
-            shutil.copy2(path, dest)
+        if student is None:
+            data = path.read_bytes()
+        else:
+            data = (nbformat.writes(student(nbformat.read(path, as_version=4), path.stem)) + "\n").encode("utf-8")
+        _write_if_changed(target / path.name, data)
     for stale in target.glob("*.ipynb"):
         if stale.name not in names:
             stale.unlink()
+    shutil.rmtree(VENDOR / "ipynb", ignore_errors=True)  # where earlier builds put them (it would ship the teacher's)
     return target
 
 
-def prepare() -> None:
-    """Everything Sphinx reads that is generated: MathJax, the transformed chain, the API page."""
+def prepare(edition: str = "teacher") -> Path:
+    """Everything Sphinx reads that is generated: MathJax, the transformed chain, the API page; returns the source folder.
+
+    The student edition's sources (``book/_build/student-src``) are the hand-written pages and the chain
+    as the student edition has it (no worked solution, no kit-only cell), transformed the same way.
+    """
+    src = source_dir(edition)
     vendor_mathjax()
     vendor_widgets()
-    copy_notebooks()
-    transform.transform_chain(NOTEBOOKS, BOOK / "notebooks")
-    write_api_page(BOOK / "api" / "index.md")
-    write_stages_page(BOOK / "api" / "how-a-check-runs.md")
+    copy_notebooks(edition)
+    if edition == "student":
+        for page in PAGES:
+            _write_if_changed(src / page, (BOOK / page).read_bytes())
+    transform.transform_chain(NOTEBOOKS, src / "notebooks", preprocess=_student_notebook() if edition == "student" else None)
+    write_api_page(src / "api" / "index.md")
+    write_stages_page(src / "api" / "how-a-check-runs.md")
+    return src

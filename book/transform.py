@@ -492,9 +492,11 @@ def chain_sources(src: Path) -> list[Path]:
     return sorted(src.glob("[0-9][0-9]_*.ipynb"))
 
 
-def transform_chain(src: Path, dest: Path) -> list[Path]:
+def transform_chain(src: Path, dest: Path, preprocess=None) -> list[Path]:
     """Write transformed copies of every notebook of the chain in ``src`` to ``dest``.
 
+    ``preprocess(nb, name)``, when given, is applied to each notebook first and returns the notebook
+    to transform (the student build passes the student edition's ``student_notebook``: no solution).
     Files whose content did not change are left alone (their modification time too), and
     copies of notebooks that no longer exist are removed. Returns the written paths.
     """
@@ -503,6 +505,8 @@ def transform_chain(src: Path, dest: Path) -> list[Path]:
     if not paths:
         raise TransformError(f"no notebook NN_slug.ipynb in {src}")
     notebooks = {p.stem: nbformat.read(p, as_version=4) for p in paths}
+    if preprocess is not None:
+        notebooks = {name: preprocess(nb, name) for name, nb in notebooks.items()}
     items, where = collect_items(notebooks)
     dest.mkdir(parents=True, exist_ok=True)
     written = []
