@@ -246,3 +246,40 @@ def test_numerical_guards_are_named_documented_and_used():
         code = "\n".join(line.split("#")[0] for line in path.read_text(encoding="utf-8").splitlines())
         assert "1e-300" not in code, path.name
         assert "_tolerance\": 1e-" not in code, path.name
+
+
+# Modules other helpers were still editing when the package's tolerances were swept into _util/tolerances.py;
+# their literals move there next, and then this list becomes empty (relative to relu_frames_nb/; a folder ends in /).
+BARE_TOLERANCES_ALLOWED = (
+    "network/",
+    "experiments/",
+    "_layer_check.py",
+    "exact/_removal.py",
+    "exact/_search.py",
+    "_util/kernels.py",
+    "_util/kernels_numba.py",
+)
+
+
+def _bare_tolerances(source: str) -> list[tuple[int, float]]:
+    """``(line, value)`` of every float constant ``0 < |v| < 1e-3`` in the code (docstrings and comments are text)."""
+    import ast
+
+    return [(node.lineno, node.value) for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Constant) and isinstance(node.value, float) and 0 < abs(node.value) < 1e-3]  # fmt: skip
+
+
+def test_every_tolerance_of_the_package_lives_in_the_tolerance_module():
+    # the scan sees a literal in code, a keyword default, a negated one; not a number in a docstring or comment
+    planted = 'def f(x, tol=1e-9):\n    """Up to 1e-12."""\n    return x > -1e-300  # 1e-7\n'
+    assert [v for _, v in _bare_tolerances(planted)] == [1e-9, 1e-300]
+    package = ROOT / "relu_frames_nb"
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package).as_posix()
+        if rel == "_util/tolerances.py" or rel.startswith(BARE_TOLERANCES_ALLOWED):
+            continue
+        hits = _bare_tolerances(path.read_text(encoding="utf-8"))
+        if hits:
+            found[rel] = hits
+    assert not found, f"name these in relu_frames_nb/_util/tolerances.py (with a GUARD_DOCS entry): {found}"
