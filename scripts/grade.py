@@ -28,7 +28,11 @@ For every submitted notebook:
    checkers others are graded with: whatever it does happens in its own copy, and only its answers
    leave it. One point per exercise; the checker's line, after what happened to the cells, is the
    feedback. An exercise whose check needs objects the notebook builds (13.1-13.3 pass the trained
-   model) is not graded automatically and says so;
+   networks and the data) gets them from the teacher's module, not from the submission: its
+   ``_reference_arrays()`` rebuilds them from the notebook's recipe once per class, in a process of its
+   own before any submission runs, saved as arrays (``np.savez``, read back without pickle), and its
+   ``_grading_objects(arrays)`` makes the check's keyword arguments of them in each clean process. A
+   module without them leaves such an exercise to be graded by hand, and says so;
 3. only this program writes the gradebook, into ``OUT``: ``gradebook.csv`` (student, total, max, one
    column per exercise), ``feedback.csv`` (one row per student and exercise), ``lms.csv`` (for a
    learning-management system's grade import: student id, then points and max points of every
@@ -441,13 +445,17 @@ def run_submission(nb, box: Path, edition_exercises: Path, *, mode: str, timeout
 CHECK_ONLY = re.compile(r"^\s*ex\.nb\d+\.check_(\d+)_(\d+)\(\s*answer_\1_\2\s*\)\s*;?\s*$")
 
 
-def score_in_clean_process(src: Path, answers: dict[str, object], exercises: list[str], *, timeout: int) -> dict:
+def score_in_clean_process(src: Path, answers: dict[str, object], exercises: list[str], *, timeout: int,
+                           references: dict[str, str] | None = None) -> dict:  # fmt: skip
     """``{exercise: [correct, feedback]}``: the teacher's checkers (from ``src``) on ``answers``, in a fresh Python
     process started for this submission, which never ran the student's code (it reads the answers as JSON).
+
+    ``references``: ``{"nb13": path of its _reference_arrays() as .npz}`` for the checks that need objects.
     """
     import json
 
-    job = json.dumps({"src": str(Path(src).resolve()), "answers": answers, "exercises": exercises})
+    job = json.dumps({"src": str(Path(src).resolve()), "answers": answers, "exercises": exercises,
+                      "references": references or {}})  # fmt: skip
     with_env = {k: v for k, v in os.environ.items() if not k.startswith("NBGRADER")}
     with_env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1")
     try:
@@ -474,11 +482,28 @@ def _score_main() -> int:
         del sys.modules[name]
     ex = importlib.import_module("exercises")
     ex._QUIET[0] = True  # the checker's feedback comes back as a value: nothing printed, nothing raised
+    if job.get("make_reference"):  # grade.py's reference_objects: the module's arrays, written as .npz
+        import numpy as np
+
+        module = importlib.import_module(f"exercises.{job['make_reference']}")
+        np.savez(job["out"], **module._reference_arrays())
+        print(json.dumps({"written": job["out"]}))
+        return 0
+    objects: dict[str, dict] = {}
     out = {}
     for e in job["exercises"]:
         nb, k = e.split(".")
         try:
-            check = getattr(importlib.import_module(f"exercises.nb{int(nb):02d}"), f"check_{nb}_{k}")
+            module = importlib.import_module(f"exercises.nb{int(nb):02d}")
+            check = getattr(module, f"check_{nb}_{k}")
+            kwargs = {}
+            if (path := job.get("references", {}).get(f"nb{int(nb):02d}")) is not None:
+                if path not in objects:
+                    import numpy as np
+
+                    with np.load(path, allow_pickle=False) as arrays:
+                        objects[path] = module._grading_objects({name: arrays[name] for name in arrays.files})
+                kwargs = objects[path].get(e, {})
             answer = job["answers"].get(f"answer_{nb}_{k}")
             if isinstance(answer, dict):
                 what = answer.get("__unsupported__", "a dict")
@@ -486,7 +511,7 @@ def _score_main() -> int:
                                  "strings, lists of them (or NumPy arrays)"]  # fmt: skip
                 continue
             with redirect_stdout(io.StringIO()):
-                fb = check(answer)
+                fb = check(answer, **kwargs)
             out[e] = [bool(fb.correct), str(fb)]
         except Exception as exc:  # one exercise's check that fails costs only that exercise
             out[e] = [False, f"Exercise {e}: the check could not run ({type(exc).__name__}: {exc})"[:400]]
@@ -507,13 +532,45 @@ def _error(cell) -> str | None:
     return None
 
 
-def _graded_by_hand(teacher_nb) -> dict[str, str]:
-    """``{exercise: why}`` for the check cells that pass the checker more than the answer (objects the notebook built)."""
-    out = {}
-    for c in teacher_nb.cells:
-        if c.cell_type == "code" and CHECK in tags(c) and (e := exercise_id(c)) and not CHECK_ONLY.match(c.source):
-            out[e] = "not graded automatically: its check needs objects the notebook builds; grade it by hand"
-    return out
+def _needs_objects(teacher_nb) -> list[str]:
+    """The exercises whose check cell passes the checker more than the answer (objects the notebook built)."""
+    return [e for c in teacher_nb.cells
+            if c.cell_type == "code" and CHECK in tags(c) and (e := exercise_id(c)) and not CHECK_ONLY.match(c.source)]
+
+
+def has_reference(src: Path, module: str) -> bool:
+    """Whether the teacher's checker module ``module`` (e.g. ``"nb13"``) rebuilds the objects its checks need."""
+    path = Path(src) / "exercises" / f"{module}.py"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    return "def _reference_arrays(" in text and "def _grading_objects(" in text
+
+
+def reference_objects(src: Path, module: str, out: Path, *, timeout: int = 900) -> Path:
+    """Write ``module._reference_arrays()`` of the teacher's checkers (from ``src``) to ``out`` (.npz), in a process of
+    its own (no submission has run in it); raises :class:`GradingError` when that fails.
+    """
+    import json
+
+    job = json.dumps({"src": str(Path(src).resolve()), "make_reference": module, "out": str(out), "exercises": []})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NBGRADER")}
+    env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1")
+    try:
+        proc = subprocess.run([sys.executable, "-I", str(Path(__file__).resolve()), "--score"], input=job, text=True,
+                              capture_output=True, timeout=timeout, env=env, cwd=Path(src).resolve())  # fmt: skip
+    except subprocess.TimeoutExpired as exc:
+        raise GradingError(f"rebuilding the objects of {module}'s checks took more than {timeout} s") from exc
+    if proc.returncode != 0 or not Path(out).exists():
+        why = (proc.stderr.strip().splitlines() or ["no message"])[-1]
+        raise GradingError(f"rebuilding the objects of {module}'s checks failed: {why[:300]}")
+    return Path(out)
+
+
+def _graded_by_hand(teacher_nb, src: Path, module: str) -> dict[str, str]:
+    """``{exercise: why}`` for the exercises whose check needs objects and whose module cannot rebuild them."""
+    if has_reference(src, module):
+        return {}
+    return {e: "not graded automatically: its check needs objects the notebook builds; grade it by hand"
+            for e in _needs_objects(teacher_nb)}  # fmt: skip
 
 
 def feedback_for(e: str, line: str, run: Run, timeout: int, memory_mb: int) -> str:
@@ -563,7 +620,14 @@ def grade(submissions: Path, out: Path, *, src: Path = NOTEBOOKS, timeout: int =
             teacher = nbformat.read(known[a], as_version=4)
             ids = [e for e in exercises_of(teacher) if e]
             book.exercises += ids
-            by_hand = _graded_by_hand(teacher)
+            module = f"nb{a[:2]}"
+            by_hand = _graded_by_hand(teacher, src, module)
+            references = {}
+            if _needs_objects(teacher) and not by_hand:  # built before any submission of this notebook runs
+                t1 = time.perf_counter()
+                references[module] = str(reference_objects(src, module, work / f"reference-{module}.npz"))
+                progress(f"[grade] {a}: the objects of its checks rebuilt from the notebook's recipe in "
+                         f"{time.perf_counter() - t1:.0f} s")  # fmt: skip
             progress(f"[grade] {a}: {len(ids)} exercises, sandbox: {mode}")
             for k, student in enumerate(s for s in book.students if a in subs[s]):
                 row = book.results.setdefault(student, {})
@@ -582,7 +646,7 @@ def grade(submissions: Path, out: Path, *, src: Path = NOTEBOOKS, timeout: int =
                                      memory_mb=memory_mb, wall=timeout * code_cells + 120)  # fmt: skip
                 run.answer_cells = answer_cells
                 scored = score_in_clean_process(src, run.answers, [e for e in ids if e not in by_hand],
-                                                timeout=timeout * max(1, len(ids)) + 60)  # fmt: skip
+                                                timeout=timeout * max(1, len(ids)) + 60, references=references)  # fmt: skip
                 for e in ids:
                     if e in by_hand:
                         row[e] = Result(0.0, 1.0, by_hand[e])

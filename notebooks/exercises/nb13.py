@@ -181,3 +181,111 @@ def check_13_3(answer: Any, *, layer: rf.ReLULayer, images: np.ndarray) -> Feedb
         )
 
     return report("13.3", answer, verify)
+
+
+# ---------------------------------------------------------------------------------
+# grading (scripts/grade.py, private: nothing a student calls): the objects the checks need, from the notebook's recipe
+# ---------------------------------------------------------------------------------
+
+#: the notebook's recipe (13_real_network, section 1): the split, the two networks and their training
+SEED_13 = 0
+EPOCHS_RAW_13 = 60
+EPOCHS_PCA_13 = 400
+HIDDEN_RAW_13 = (128, 32)
+HIDDEN_PCA_13 = (8, 16)
+
+
+class _TrainedMLP:
+    """A fitted ``MLPClassifier`` as its weights: ``coefs_``, ``intercepts_``, ``classes_`` and its forward pass.
+
+    What check_13_1 needs of a model (``intercepts_`` to change, :meth:`score`), rebuilt from arrays: no
+    scikit-learn object crosses from one process to another, and nothing is unpickled. ``rf.Network.from_sklearn``
+    reads it as it reads the model.
+    """
+
+    activation = "relu"
+    out_activation_ = "softmax"
+
+    def __init__(self, coefs, intercepts, classes):
+        self.coefs_ = [np.asarray(c, dtype=float) for c in coefs]
+        self.intercepts_ = [np.asarray(b, dtype=float) for b in intercepts]
+        self.classes_ = np.asarray(classes)
+
+    def predict(self, X) -> np.ndarray:
+        """The class of each row of ``X``: ReLU hidden layers, then the largest logit (softmax keeps the order)."""
+        h = np.asarray(X, dtype=float)
+        for W, b in zip(self.coefs_[:-1], self.intercepts_[:-1]):
+            h = np.maximum(h @ W + b, 0.0)
+        return self.classes_[np.argmax(h @ self.coefs_[-1] + self.intercepts_[-1], axis=1)]
+
+    def score(self, X, y) -> float:
+        """The accuracy on ``(X, y)``, as ``MLPClassifier.score``."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))
+
+
+def _reference_arrays() -> dict[str, np.ndarray]:
+    """The notebook's data and networks rebuilt from its recipe, as arrays (for ``np.savez``; no pickle).
+
+    Seeded, with one BLAS thread as the notebook trains: the weights are bit for bit those of its Run All.
+    The grader builds them once per class in a process of its own, before any submission runs, so that a
+    notebook that changes its own networks or data changes nothing the checks compare with.
+    """
+    import warnings
+
+    from sklearn.datasets import load_digits
+    from sklearn.decomposition import PCA
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.model_selection import train_test_split
+    from sklearn.neural_network import MLPClassifier
+    from threadpoolctl import threadpool_limits
+
+    digits = load_digits()
+    X, y = digits.data, digits.target
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, random_state=SEED_13, stratify=y)
+    out: dict[str, np.ndarray] = {"y_te": y_te}
+    with threadpool_limits(limits=1), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        raw = MLPClassifier(hidden_layer_sizes=HIDDEN_RAW_13, max_iter=EPOCHS_RAW_13, random_state=SEED_13).fit(X_tr, y_tr)
+        pca = PCA(n_components=3, whiten=True, random_state=SEED_13).fit(X_tr)
+        Z, Z_tr, Z_te = pca.transform(X), pca.transform(X_tr), pca.transform(X_te)
+        small = MLPClassifier(hidden_layer_sizes=HIDDEN_PCA_13, max_iter=EPOCHS_PCA_13, random_state=SEED_13).fit(Z_tr, y_tr)
+    for name, model in (("raw", raw), ("pca", small)):
+        for k, (W, b) in enumerate(zip(model.coefs_, model.intercepts_)):
+            out[f"{name}_coef_{k}"], out[f"{name}_intercept_{k}"] = W, b
+        out[f"{name}_classes"] = model.classes_
+    out["Z_te"] = Z_te
+    out["R"] = np.array(float(np.linalg.norm(Z, axis=1).max()))
+    return out
+
+
+def _trained(arrays, name: str) -> _TrainedMLP:
+    k = 0
+    coefs, intercepts = [], []
+    while f"{name}_coef_{k}" in arrays:
+        coefs.append(arrays[f"{name}_coef_{k}"])
+        intercepts.append(arrays[f"{name}_intercept_{k}"])
+        k += 1
+    return _TrainedMLP(coefs, intercepts, arrays[f"{name}_classes"])
+
+
+def _grading_objects(arrays) -> dict[str, dict[str, Any]]:
+    """``{exercise: keyword arguments of its check}``, made from :func:`_reference_arrays` (a dict or an ``np.load``).
+
+    The same objects as the notebook's check cells pass: ``L_pca``, ``ball``, ``mlp_pca``, ``(Z_te, y_te)``
+    for 13.1; ``L_span``, ``V`` for 13.2; ``L_raw``, ``X`` for 13.3.
+    """
+    from relu_frames_nb.paper.local_invertibility import data_span
+
+    raw, small = _trained(arrays, "raw"), _trained(arrays, "pca")
+    L_raw = rf.Network.from_sklearn(raw).layer(0)
+    L_pca = rf.Network.from_sklearn(small).layer(0)
+    X = _digits()
+    V = data_span(X)
+    L_span = rf.ReLULayer.from_weights(L_raw.frame.vectors @ V, -L_raw.alpha)
+    ball = rf.Ball(3, float(arrays["R"]))
+    return {
+        "13.1": {"layer": L_pca, "domain": ball, "model": small,
+                 "test": (np.asarray(arrays["Z_te"]), np.asarray(arrays["y_te"]))},
+        "13.2": {"layer": L_span, "basis": V},
+        "13.3": {"layer": L_raw, "images": X},
+    }
