@@ -30,6 +30,7 @@ import numpy as np
 
 from ._util.budget import Budget, BudgetExhausted
 from ._util.format import fmt, vec
+from ._util.lp import null_space
 from ._util.pairs import collides
 from ._util.validation import as_seed_sequence
 from .domains import Domain
@@ -44,6 +45,7 @@ from .paper.bias.polytope import polytope_bias
 from .paper.rectifying import find_collision, is_rectifying
 from .paper.zero_bias import zero_bias_injective
 from .pipeline import DEFAULT_TOLERANCES, Context, Evidence, Problem, Stage, Tolerances, run_stages
+from .pipeline.tolerances import DIVISOR_FLOOR
 from .verdict import Certificate, Status, Verdict
 
 __all__ = ["check_weights", "METHODS", "STAGES", "FAST_STAGES", "EXACT_STAGES", "dead_inputs"]
@@ -162,7 +164,8 @@ def near_points(x0: np.ndarray, K: Domain, seed: Any) -> np.ndarray:
 
 class Rectifying(Stage):
     name = "rectifying test"
-    summary = "test the rectifying property at sample points of K (in chunks that fit the memory budget)"
+    summary = ("at sample points of K, whether the active rows span (the paper's rectifying property), in chunks that fit "
+               "the memory budget")  # fmt: skip
     proves = "nothing alone (it finds the points for the collision search)"
 
     def __init__(self, n_samples: int = 4000, points: Any = None, near: Any = None) -> None:
@@ -204,7 +207,7 @@ class Rectifying(Stage):
 
 class Collision(Stage):
     name = "collision search"
-    summary = "build a verified colliding pair at the sample points where the rectifying test failed"
+    summary = "two points with the same output (verified), built at the sample points where the active rows do not span"
     proves = "not injective"
     share = 0.5
 
@@ -231,9 +234,127 @@ class Collision(Stage):
         margin = found.scratch.get("margin", float("nan"))
         extra = f"; exceeds the polytope bias by {fmt(-margin)}" if np.isfinite(margin) else ""
         failing, checked = found.details.get("points_failing", k), found.details.get("points_checked", k)
-        reason = (f"verified collision C(x) = C(y) ({coll.method}); not rectifying at {failing} of {checked} points "
-                  f"checked{extra}")  # fmt: skip
+        reason = (f"two points with the same output, verified ({coll.method}); at {failing} of {checked} points checked "
+                  f"the active rows do not span{extra}")  # fmt: skip
         return Evidence(Status.NOT_INJECTIVE, "collision", reason, pair=(coll.x, coll.y))
+
+
+class InteriorPoint(Stage):
+    """A pair at K's interior point, where the rows that are not clearly off do not span K's directions.
+
+    At the interior point ``c`` (a data set's mean, a box's or ball's centre) let ``A`` be the rows with
+    ``<w_i, c> - alpha_i`` not clearly below 0 (active, or within the switching tolerance of 0). When their
+    rank on K's affine span is below its dimension, a direction ``v`` of the span has ``W_A v = 0``: along it
+    the rows of ``A`` keep their values, and the other rows stay off while ``t |<w_i, v>|`` is below their gap.
+    So ``c + t v`` and ``c - t v`` have the same output for such ``t``, and both lie in K for ``t`` small enough:
+    on a data set's hull, ``t`` keeps a weight of at least ``1/(2N)`` on every data point (the least-norm weights of
+    ``v``, one least-squares solve), on other domains ``t |v|`` stays below half of the distance to the boundary
+    (:meth:`~relu_frames_nb.domains.Domain.margin`); ``t`` is then halved until both points are proved in K.
+    The pair is checked in the caller's coordinates (the one pair check, certain membership) before it counts.
+    Weights that miss a direction everywhere are left to the exact stage (its "null space" pair).
+    """
+
+    name = "interior point"
+    summary = ("at K's interior point (a data set's mean, a box's or ball's centre): when the rows active there do not "
+               "span K's directions, the two points on either side along a direction they do not see have the same "
+               "output (two SVDs, and a least-squares solve on a data set's hull)")  # fmt: skip
+    proves = "not injective"
+
+    def applies(self, problem: Problem, ctx: Context) -> bool:
+        K = problem.normal.K
+        return (not K.finite and bool(K.open_or_convex) and bool(K.bounded)
+                and problem.normal.W.shape[0] > 0)  # fmt: skip
+
+    def run(self, problem: Problem, ctx: Context) -> Evidence | None:
+        N = problem.normal
+        found = _interior_direction(N.W, N.alpha, N.K, ctx)
+        if found is None:
+            return None
+        c, v, t, n_active, rank, d = found
+        for _ in range(INTERIOR_HALVINGS):
+            ctx.check(self.name)
+            x, y = problem.to_user(c + t * v), problem.to_user(c - t * v)
+            if not collides(problem.W, problem.alpha, x, y):
+                return None  # the rows of A moved after all (a rank decided within rounding): no pair here
+            if problem.K.contains_certified(x) and problem.K.contains_certified(y):
+                ctx.findings.details["interior_point"] = {"n_active": n_active, "rank": rank, "dim": d}
+                where = "the data's mean" if N.K.data_points is not None else "its centre"
+                reason = (f"at the interior point of the domain ({where}), the {n_active} rows active there have rank "
+                          f"{rank} < {d}, the dimension of the domain: along a direction that these rows do not see, "
+                          f"x = {vec(x, limit=6)} and y = {vec(y, limit=6)} (|x − y| = "
+                          f"{float(np.linalg.norm(x - y)):.2g}) have the same output")  # fmt: skip
+                return Evidence(Status.NOT_INJECTIVE, self.name, reason, pair=(c + t * v, c - t * v))
+            t *= 0.5
+        return None
+
+
+#: at most this many halvings of the step of :class:`InteriorPoint` until both points are proved in K
+INTERIOR_HALVINGS = 30
+
+
+def _interior_direction(W: np.ndarray, alpha: np.ndarray, K: Domain, ctx: Context) -> tuple | None:
+    """``(c, v, t, n_active, rank, d)`` for :class:`InteriorPoint` (normal form), or None when the rows span there."""
+    coords, Kr = K.in_affine_coordinates()
+    d = coords.d
+    if Kr is None or d == 0:
+        return None
+    c_r = np.asarray(Kr.interior_point(), dtype=float)  # in K's own coordinates, where K is full-dimensional
+    c = coords.point(c_r)
+    with np.errstate(over="ignore", invalid="ignore"):
+        pre = W @ c - alpha
+    if not np.all(np.isfinite(pre)):
+        return None
+    scale = np.abs(W) @ np.abs(c) + np.abs(alpha)
+    on = pre >= -ctx.tol.switch_rtol * scale  # active, or too close to its threshold to count as off: kept still
+    Wr = coords.rows(W)
+    norms = robust_norms(Wr)
+    seen = norms > 0  # rows constant on K see no direction of it
+    Ur = Wr[seen] / norms[seen, None]
+    rank = _rank(Ur[on[seen]], ctx.tol.rank_rtol)
+    if rank >= d or _rank(Ur, ctx.tol.rank_rtol) < d:  # spans here; or misses a direction everywhere (the exact stage)
+        return None
+    ctx.check("interior point")
+    u = null_space(Ur[on[seen]], d, rtol=ctx.tol.rank_rtol, limit=1)
+    if u.shape[1] == 0:
+        return None
+    u = u[:, 0]
+    v = coords.direction(u)
+    Z = Kr.data_points
+    if Z is not None:  # a data set's hull: c +- t v keep a weight >= 1/(2N) on every point for t <= t_max
+        t = _hull_reach(Z, u, ctx)
+    else:
+        rho = Kr.margin(c_r)
+        t = 0.5 * (rho if rho is not None and rho > 0 else float(Kr.radius)) / max(float(np.linalg.norm(u)), DIVISOR_FLOOR)
+    speed = np.abs(W[~on] @ v)
+    if speed.size:
+        with np.errstate(divide="ignore"):
+            t = min(t, 0.5 * float(np.min(np.where(speed > 0, -pre[~on] / np.maximum(speed, DIVISOR_FLOOR), np.inf))))
+    if not (np.isfinite(t) and t > 0):
+        return None
+    return c, v, t, int(on.sum()), rank, d
+
+
+def _hull_reach(Z: np.ndarray, u: np.ndarray, ctx: Context) -> float:
+    """How far the centroid of the points ``Z`` (rows, full-dimensional) may move along ``±u`` keeping weights >= 1/(2N).
+
+    The centroid is ``Z`` with weights ``1/N``; ``u = D^T delta`` with ``D = Z - mean`` and the least-norm ``delta``
+    (whose entries sum to 0: ``delta`` lies in the span of ``D``'s columns, which are orthogonal to the ones), so
+    ``centroid + t u`` has the weights ``1/N + t delta``. (Points far beyond the memory allowance: the radius.)
+    """
+    N, d = Z.shape
+    if ctx.budget.rows(8.0 * 2 * d, fraction=0.25, maximum=N) < N:
+        return 0.5 * float(np.max(np.linalg.norm(Z, axis=1))) / max(float(np.linalg.norm(u)), DIVISOR_FLOOR)
+    D = Z - Z.mean(axis=0)
+    delta = np.linalg.lstsq(D.T, u, rcond=None)[0]
+    top = float(np.max(np.abs(delta)))
+    return 0.5 / (N * top) if top > 0 else float("inf")
+
+
+def _rank(rows: np.ndarray, rtol: float) -> int:
+    if rows.shape[0] == 0:
+        return 0
+    s = np.linalg.svd(rows, compute_uv=False)
+    return int(np.sum(s > rtol * max(float(s[0]), DIVISOR_FLOOR)))
 
 
 class TukeyDepth(Stage):
@@ -259,7 +380,8 @@ class TukeyDepth(Stage):
         cert = Certificate("Tukey depth", f"the Tukey depth of the origin among the frame vectors is {depth.depth} ≥ n = "
                            f"{K.n}, so every point of R^n keeps a spanning set active at zero bias, and at every bias ≤ 0",
                            domain=f"R^{K.n}")  # fmt: skip
-        reason = f"proof: 0-rectifying on R^{K.n} (Tukey depth of 0 is {depth.depth} ≥ n) and α ≤ 0{sub}"
+        reason = (f"proof: at zero bias the active rows span at every point of R^{K.n} (the Tukey depth of 0 among the "
+                  f"rows is {depth.depth} ≥ n), and a bias ≤ 0 only adds active rows{sub}")  # fmt: skip
         return Evidence(Status.INJECTIVE, self.name, reason, certificate=cert)
 
 
@@ -290,7 +412,8 @@ class Group(Stage):
 def fast_stages(*, n_samples: int = 4000, points: Any = None, polytope: Any = None, max_facets: int = 200_000,
                 max_candidates: int = 400, near: Any = None) -> tuple[Stage, ...]:  # fmt: skip
     """The paper's tests, in order (the check's options set their sizes; ``near``: where the collision search starts)."""
-    return (PolytopeBias(polytope, max_facets), Rectifying(n_samples, points, near), Collision(max_candidates), TukeyDepth())
+    return (PolytopeBias(polytope, max_facets), Rectifying(n_samples, points, near), Collision(max_candidates), InteriorPoint(),
+            TukeyDepth())  # fmt: skip
 
 
 def _stages(method: str, **options: Any) -> tuple[Stage, ...]:
@@ -299,8 +422,11 @@ def _stages(method: str, **options: Any) -> tuple[Stage, ...]:
     if method == "fast":
         return (FiniteSet(), *fast)
     if method == "exact":
-        return (FiniteSet(), *EXACT_STAGES)
-    return (FiniteSet(), Group("fast tests", fast, 0.5, "the fast stages, within half of the time"), *EXACT_STAGES)
+        return (FiniteSet(), InteriorPoint(), *EXACT_STAGES)
+    # the interior point after the fast tests, with the exact stage's time: the rectifying test may use up their share
+    fast = tuple(st for st in fast if not isinstance(st, InteriorPoint))
+    return (FiniteSet(), Group("fast tests", fast, 0.5, "the fast stages but the interior point, within half of the time"),
+            InteriorPoint(), *EXACT_STAGES)  # fmt: skip
 
 
 #: the paper's tests (``method="fast"``)
@@ -443,7 +569,7 @@ def _assemble(problem: Problem, ev: Evidence | None, ctx: Context, t0: float) ->
     if N.W.shape[0] < problem.n or _as_layer(problem) is None:
         details["weights_rank"] = int(np.linalg.matrix_rank(N.W)) if N.W.size else 0
     fast_ran = "rectifying test" in found.stages or "polytope bias" in found.stages
-    details.update({k: v for k, v in found.details.items() if k in ("points_checked", "points_failing")})
+    details.update({k: v for k, v in found.details.items() if k in ("points_checked", "points_failing", "interior_point")})
     margin = found.scratch.get("margin", float("nan"))
     if np.isfinite(margin):
         details["polytope_margin"] = margin
@@ -516,17 +642,19 @@ def _fast_reason(problem: Problem, ctx: Context) -> str:
     if _as_layer(problem) is None:
         return ""
     if failing:
-        return (f"not α-rectifying at {failing} of {done} points (not injective if K is open or strictly convex, "
-                "Thm Injectivity II), but no colliding pair was verified")  # fmt: skip
+        return (f"at {failing} of {done} points checked the active rows do not span (the layer is not rectifying there: "
+                "not injective if K is open or strictly convex, Thm Injectivity II), but no pair with the same output "
+                "was verified")  # fmt: skip
     margin = found.scratch.get("margin", float("nan"))
     if poly is not None and not isinstance(poly, Exception):
         if np.isfinite(margin) and margin >= 0:
-            return (f"rectifying at all {done} points checked, no collision; α lies within the rounding bound of the polytope "
-                    f"bias (margin {fmt(margin)}), which floating point cannot decide")  # fmt: skip
-        return (f"rectifying at all {done} points checked, no collision; α exceeds the polytope bias (only sufficient) by "
-                f"{fmt(-margin)}")  # fmt: skip
+            return (f"the active rows span at all {done} points checked, no two points with the same output were found; α "
+                    f"lies within the rounding bound of the polytope bias (margin {fmt(margin)}), which floating point "
+                    "cannot decide")  # fmt: skip
+        return (f"the active rows span at all {done} points checked, no two points with the same output were found; α "
+                f"exceeds the polytope bias (only sufficient) by {fmt(-margin)}")  # fmt: skip
     why = f"no polytope bias ({poly})" if isinstance(poly, Exception) else "no polytope bias on this domain"
-    return f"rectifying at all {done} points checked, no collision; {why}"
+    return f"the active rows span at all {done} points checked, no two points with the same output were found; {why}"
 
 
 def _pair_text(ex: ExactResult, x: np.ndarray, y: np.ndarray) -> str:

@@ -232,7 +232,7 @@ def describe_stages() -> dict:
     --------
     >>> import relu_frames_nb as rf
     >>> [row["name"] for row in rf.describe_stages()["methods"]["fast"]]
-    ['finite set', 'polytope bias', 'rectifying test', 'collision search', 'Tukey depth']
+    ['finite set', 'polytope bias', 'rectifying test', 'collision search', 'interior point', 'Tukey depth']
     """
     return {
         "methods": {method: stage_table(STAGES[method]) for method in METHODS},

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 import relu_frames_nb as rf
+from relu_frames_nb._util.budget import Budget
 from relu_frames_nb._util.pairs import collides
 from relu_frames_nb.errors import InputError
+from relu_frames_nb.exact import solve_exact
 
 SQ3 = np.sqrt(3.0)
 
@@ -74,17 +76,22 @@ def test_tukey_depth_proves_injectivity_for_nonpositive_bias_on_Rn():
     assert v.status == "injective" and v.method == "Tukey depth" and v.certificate.domain == "R^3"
 
 
-def test_undetermined_when_no_evidence_then_the_exact_stage_settles_it():
+def test_what_the_paper_tests_leave_open_is_settled_at_the_interior_point():
     F = rf.zoo.platonic("icosahedron")
     pbe = rf.polytope_bias(F, rf.Ball(3)).values
     # a hair above the guarantee: sampling finds no failing point, and the paper's tests prove nothing
     L = rf.ReLULayer(F, pbe + 1e-7)
     v = rf.check(L, rf.Ball(3), n_samples=300, method="fast")
-    assert v.status == "undetermined" and v.text.startswith("undetermined")
-    # the exact stage settles it: the ball's bias is 0 here, so at x = 0 nothing is active
-    v = rf.check(L, rf.Ball(3), n_samples=300)
-    assert v.status == "not injective" and v.method.startswith("exact") and "exact" in v.details
-    assert pair_is_a_collision(L.frame.vectors, L.alpha, rf.Ball(3), v)
+    assert v.details["points_failing"] == 0 and "polytope_margin" in v.details
+    # the ball's bias is 0 here, so at x = 0 nothing is active: the stage "interior point" settles it (issue 30), in
+    # the fast list after the paper's own tests, and in the others before the exact engine
+    for method in ("fast", "auto", "exact"):
+        v = rf.check(L, rf.Ball(3), n_samples=300, method=method)
+        assert v.status == "not injective" and v.method == "interior point"
+        assert pair_is_a_collision(L.frame.vectors, L.alpha, rf.Ball(3), v)
+    # the exact engine alone settles it too
+    ex = solve_exact(L.frame.vectors, L.alpha, rf.Ball(3), budget=Budget(60.0))
+    assert ex.status == "not injective" and ex.pair is not None
 
 
 def test_bad_arguments():

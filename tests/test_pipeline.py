@@ -114,8 +114,8 @@ def test_a_stage_that_uses_up_its_share_lets_the_next_one_run():
 def test_the_lists_are_what_the_check_runs():
     d = rf.describe_stages()
     assert [r["name"] for r in d["methods"]["fast"]] == ["finite set", "polytope bias", "rectifying test",
-                                                         "collision search", "Tukey depth"]  # fmt: skip
-    assert [r["name"] for r in d["methods"]["exact"]] == ["finite set", "exact"]
+                                                         "collision search", "interior point", "Tukey depth"]  # fmt: skip
+    assert [r["name"] for r in d["methods"]["exact"]] == ["finite set", "interior point", "exact"]
     assert [r["name"] for r in d["exact engine"]] == [s.name for s in ENGINE_STAGES]
     assert [r["name"] for r in d["network"]] == ["first look", "layer by layer", "two copies"]
     assert [r["name"] for r in d["network layer"]] == ["layer on its input set", "pair of the network", "image MILP"]
