@@ -7,8 +7,11 @@
 # The student edition is written once and then kept (it holds your work): to rebuild it from the notebooks,
 # bash scripts/student_edition.sh (this empties student-edition/).
 # VENV (default .venv) and EDITION (default student-edition) name other folders.
+# The course's Lab asks nothing of the internet: scripts/lab-config (put first on JUPYTER_CONFIG_PATH, your own
+# Jupyter configuration untouched) turns off JupyterLab's announcements (its news pop-up and update check).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export JUPYTER_CONFIG_PATH="$PWD/scripts/lab-config${JUPYTER_CONFIG_PATH:+:$JUPYTER_CONFIG_PATH}"
 VENV="$(realpath -m "${VENV:-.venv}")"
 EDITION="$(realpath -m "${EDITION:-student-edition}")"
 export VENV

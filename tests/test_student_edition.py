@@ -484,3 +484,20 @@ def test_student_edition_sets_up_only_what_the_edition_needs(tmp_path):
     calls = log.read_text().splitlines()
     assert not [c for c in calls if "install" in c], calls
     assert calls[-1] == f"scripts/student_edition.py {out} --no-wheel", calls
+
+
+def test_the_course_lab_has_no_news_pop_up(tmp_path):
+    """scripts/lab.sh puts scripts/lab-config on JUPYTER_CONFIG_PATH, which turns JupyterLab's announcements off."""
+    venv = _fake_venv(tmp_path, "notebooks")
+    (venv / "bin" / "jupyter").write_text('#!/bin/sh\necho "config path $JUPYTER_CONFIG_PATH"\n')
+    env = {**os.environ, "VENV": str(venv), "JUPYTER_CONFIG_PATH": "/somewhere/mine"}
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "lab.sh"), "--teacher"], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"config path {ROOT / 'scripts' / 'lab-config'}:/somewhere/mine" in run.stdout
+    pytest.importorskip("jupyterlab_server")
+    read = ("import json; from jupyterlab_server.config import get_static_page_config; "
+            "print(json.dumps(get_static_page_config().get('disabledExtensions', {})))")  # fmt: skip
+    env = {**os.environ, "JUPYTER_CONFIG_PATH": str(ROOT / "scripts" / "lab-config")}
+    proc = subprocess.run([sys.executable, "-c", read], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["@jupyterlab/apputils-extension:announcements"] is True
