@@ -215,6 +215,27 @@ SLSQP_FTOL = 1e-12
 #: the rectifying test stops looking for a better pair once one is separated by this fraction of its size
 WELL_SEPARATED_PAIR = 1e-2
 
+# ---- the exact engine's searches and the experiments ----
+
+#: the LP relaxation of a region's count asks each row for at least this margin (times the region's scale and the row's norm)
+RELAXATION_MARGIN_RTOL = 1e-6
+#: and shifts the bias of a row it drops by this (times the region's scale and the row's norm), so the reweighted LP moves
+RELAXATION_SHIFT_RTOL = 1e-3
+#: a counting candidate that leans on the solver's tolerance is retried with the bias lowered by at least this (times the scale)
+COUNT_RETRY_RTOL = 1e-6
+#: the radius of a ball holding a box is rounded up by this factor beyond the floating-point bound, so the ball surely holds it
+BALL_ROUNDING_PAD = 1e-12
+#: the convergence experiment: sampling estimates of the maximal bias count as at or above it within this
+SAMPLING_ABOVE_TOL = 1e-12
+#: the convergence experiment's tetrahedron check: its polytope bias equals the known value within this
+KNOWN_VALUE_ATOL = 1e-9
+#: the injectivity experiment's non-injectivity witness: a coefficient counts as active from this times the largest on
+NONRECTIFYING_ACTIVE_RTOL = 1e-9
+#: the threshold's logistic fit: a ridge of this size keeps the Newton step finite for (almost) separated classes
+LOGISTIC_RIDGE = 1e-6
+#: the threshold's logistic fit stops when no Newton step component exceeds this
+LOGISTIC_STEP_TOL = 1e-10
+
 # ---- numbers that are not tolerances but small constants of a schedule ----
 
 #: the least time a timed block of the rectifying test is taken to have lasted (seconds; sizes the next block)
@@ -325,6 +346,16 @@ GUARD_DOCS = {
     "SLSQP_FTOL": "the function tolerance of SLSQP in the reference implementation's searches",
     "WELL_SEPARATED_PAIR": "the rectifying test stops looking for a better pair once one is separated by this fraction of "
     "its size",
+    "RELAXATION_MARGIN_RTOL": "the margin the LP relaxation of a region's count asks of each row (times scale and row norm)",
+    "RELAXATION_SHIFT_RTOL": "the bias shift of a row the reweighted LP relaxation drops (times scale and row norm)",
+    "COUNT_RETRY_RTOL": "the least bias lowering when a counting candidate that leans on the solver's tolerance is retried",
+    "BALL_ROUNDING_PAD": "the extra factor by which the radius of a ball holding a box is rounded up",
+    "SAMPLING_ABOVE_TOL": "(experiments) sampling estimates of the maximal bias count as at or above it within this",
+    "KNOWN_VALUE_ATOL": "(experiments) the tetrahedron's polytope bias must equal the known value within this",
+    "NONRECTIFYING_ACTIVE_RTOL": "(experiments) a coefficient of the injectivity experiment's witness counts as active from "
+    "this times the largest on",
+    "LOGISTIC_RIDGE": "(experiments) the ridge that keeps the threshold's logistic Newton step finite",
+    "LOGISTIC_STEP_TOL": "(experiments) the threshold's logistic fit stops when no step component exceeds this",
     "MIN_TIMED_SECONDS": "the least time a timed block of the rectifying test is taken to have lasted (seconds; sizes the "
     "next block)",
     "SECONDS_PER_FLOP": "the seconds one floating-point operation is estimated to take, for the progress bar's time estimate",

@@ -28,6 +28,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from .._util.lp import linprog_quiet
+from .._util.tolerances import BALL_ROUNDING_PAD
 from ..paper.depth import fewest_active_exceeds
 from ._hyperplanes import HyperplaneInfo
 from ._state import Run
@@ -53,7 +54,7 @@ def _box_ball(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, float]:
     """A center and a radius (rounded up) of a ball holding the box ``lo <= x <= hi``."""
     center = 0.5 * lo + 0.5 * hi
     half = np.maximum(hi - center, center - lo)
-    return center, float(np.sqrt(np.sum(half * half))) * (1 + 4 * (lo.size + 4) * _U) * (1 + 1e-12)
+    return center, float(np.sqrt(np.sum(half * half))) * (1 + 4 * (lo.size + 4) * _U) * (1 + BALL_ROUNDING_PAD)
 
 
 def hull_separator(X: np.ndarray) -> Callable[[np.ndarray], tuple | None]:

@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 from .._util.budget import BudgetExhausted
-from ..pipeline.tolerances import RADIUS_RTOL
+from .._util.tolerances import COUNT_RETRY_RTOL, RADIUS_RTOL, RELAXATION_MARGIN_RTOL, RELAXATION_SHIFT_RTOL
 from ._cases import zero_bias_faces
 from ._hyperplanes import HyperplaneInfo
 from ._milp import solve_count
@@ -136,7 +136,8 @@ def reweighted_search(run: Run, subs: list, h: int, rng, share: float = 0.15) ->
         norms = np.linalg.norm(sub.Phi, axis=1)
         if not np.all(norms > 0):
             continue
-        margin, delta = 1e-6 * region.scale * norms, 1e-3 * region.scale * norms
+        margin = RELAXATION_MARGIN_RTOL * region.scale * norms
+        delta = RELAXATION_SHIFT_RTOL * region.scale * norms
         m = sub.Phi.shape[0]
         for start in range(REWEIGHT_STARTS):
             if time.perf_counter() > stop:
@@ -278,7 +279,7 @@ def _process_candidate(run: Run, sub: Sub, res, beta, norms, h: int, tried_margi
     # the candidate leans on the tolerance: ask for a margin once
     if id(sub) not in tried_margin:
         tried_margin.add(id(sub))
-        delta = max(1e-6 * run.scale, 1e3 * run.eps)
+        delta = max(COUNT_RETRY_RTOL * run.scale, 1e3 * run.eps)
         res2 = solve_count(
             sub.Phi, sub.a - delta * norms, region, time_limit=run.remaining() / 2, covers=None, cutoff=h, feasibility=True
         )

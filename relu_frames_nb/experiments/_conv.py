@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.tolerances import KNOWN_VALUE_ATOL, SAMPLING_ABOVE_TOL
 from .._util.validation import as_choice, as_count, as_seed, as_seed_sequence
 from ..domains import Sphere
 from ..paper.bias.correlated import sampling_bias
@@ -82,8 +83,8 @@ class ConvResult(Result):
 
     @property
     def from_above(self) -> bool:
-        """Whether every final estimate is ``>= alpha_s`` (up to 1e-12): sampling approaches the maximal bias from above."""
-        return bool(np.all(self.final >= self.alpha_s - 1e-12))
+        """Whether every final estimate is ``>= alpha_s`` (up to ``SAMPLING_ABOVE_TOL``): sampling nears alpha_s from above."""
+        return bool(np.all(self.final >= self.alpha_s - SAMPLING_ABOVE_TOL))
 
 
 def _conv_task(spec: dict) -> dict:
@@ -203,6 +204,6 @@ def conv(
 def _tetrahedron_alpha_s() -> tuple[np.ndarray, str]:
     """The exact maximal bias of the tetrahedron on the sphere (polytope bias), checked against -1/sqrt(3)."""
     values = np.asarray(polytope_bias(platonic("tetrahedron"), Sphere(3)).values, dtype=float)
-    if not np.allclose(values, TETRAHEDRON_ALPHA_S, atol=1e-9):  # pragma: no cover - a regression elsewhere
+    if not np.allclose(values, TETRAHEDRON_ALPHA_S, atol=KNOWN_VALUE_ATOL):  # pragma: no cover - a regression elsewhere
         raise RuntimeError(f"polytope_bias of the tetrahedron on the sphere should be -1/sqrt(3); got {values}.")
     return values, "polytope_bias(tetrahedron, Sphere(3))"

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from .._util import kernels as _kernels
+from .._util.tolerances import NONRECTIFYING_ACTIVE_RTOL
 from .._util.validation import as_choice, as_count, as_nonnegative, as_seed, as_seed_sequence
 from ..domains import paper_correction
 from ..errors import InputError, TooExpensiveError
@@ -210,7 +211,7 @@ def _isinj_blocks(n: int, m_values: Sequence[int], budget: int) -> list[list[int
     return blocks
 
 
-def _nonrectifying_witness(Phi: np.ndarray, *, max_lps: int = 8, tol: float = 1e-9) -> np.ndarray | None:
+def _nonrectifying_witness(Phi: np.ndarray, *, max_lps: int = 8, tol: float = NONRECTIFYING_ACTIVE_RTOL) -> np.ndarray | None:
     r"""A point ``u`` with fewer than ``n`` elements active for zero bias, or None (heuristic search).
 
     Looks for an open half-space containing at least ``m - n + 1`` of the normalized frame

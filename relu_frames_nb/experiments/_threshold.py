@@ -26,6 +26,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from .._util.tolerances import LOGISTIC_RIDGE, LOGISTIC_STEP_TOL
 from .._util.validation import as_count, as_positive, as_seed, as_seed_sequence
 from ..checking import check
 from ..domains import Ball
@@ -421,7 +422,7 @@ def _logistic_crossing(q: np.ndarray, k: np.ndarray, tot: np.ndarray) -> dict:
         return nan
     X = np.c_[np.ones_like(q), q - q.mean()]  # centred: a better conditioned Newton step
     beta = np.zeros(2)
-    ridge = 1e-6 * np.eye(2)  # keeps the step finite when the classes are (almost) separated
+    ridge = LOGISTIC_RIDGE * np.eye(2)  # keeps the step finite when the classes are (almost) separated
     for _ in range(100):
         eta = np.clip(X @ beta, -30, 30)
         p = 1 / (1 + np.exp(-eta))
@@ -429,7 +430,7 @@ def _logistic_crossing(q: np.ndarray, k: np.ndarray, tot: np.ndarray) -> dict:
         g = X.T @ (k - tot * p)
         step = np.linalg.solve(H, g)
         beta = beta + step
-        if np.max(np.abs(step)) < 1e-10:
+        if np.max(np.abs(step)) < LOGISTIC_STEP_TOL:
             break
     eta = np.clip(X @ beta, -30, 30)
     p = 1 / (1 + np.exp(-eta))
