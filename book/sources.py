@@ -249,7 +249,9 @@ def write_stages_page(path: Path) -> str:
               "A comparison that falls within a rounding bound is never taken as a proof.", "",
               "| name | default | what it bounds |", "|---|---|---|"]  # fmt: skip
     lines += [f"| `{name}` | {value:g} | {text} |" for name, value, text in d["tolerances"]]
-    lines += ["", "The exact engine's fixed numerical guards (constants, not options; `relu_frames_nb.pipeline.tolerances`):",
+    lines += ["", "The package's fixed numerical guards: constants, not options, every one of them in one module",
+              "(`relu_frames_nb._util.tolerances`, re-exported by `relu_frames_nb.pipeline.tolerances`). Those marked",
+              "(drawing) decide only what a picture shows, (experiments) only an experiment's summary, never a verdict:",
               "", "| name | value | what it bounds |", "|---|---|---|"]  # fmt: skip
     lines += [f"| `{name}` | {value:g} | {text} |" for name, value, text in d["guards"]]
     lines.append("")
