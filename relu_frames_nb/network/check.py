@@ -514,9 +514,9 @@ def _first_look(net: Network, K: Domain, seed: Any, budget: Budget, where: str, 
     name = _layer_name(net, k)
     dom_text = where if k == 0 else f"the image of {'layer 1' if k == 1 else f'layers 1–{k}'} (not enclosed)"
     gap = float(np.max(np.abs(pair[0] - pair[1])))
-    reason = (f"two points of K (max |x − y| = {fmt(gap)}) collide after it: {at} the "
-              f"network's Jacobian has a null direction inside K, along which no unit changes sign; found before the "
-              f"layers were checked one by one, which was then not needed")  # fmt: skip
+    reason = (f"two points of K (max |x − y| = {fmt(gap)}) collide after it: {at} the network is linear nearby and "
+              f"does not see one direction of K (no unit changes sign along it, so the output does not move); found "
+              f"before the layers were checked one by one, which was then not needed")  # fmt: skip
     details = {"layer": name, "input_set": "K" if k == 0 else "image", "layer_status": Status.NOT_INJECTIVE.value}
     line = Verdict(Status.NOT_INJECTIVE, "pair at the interior point", _line(name, W.shape[1], W.shape[0], dom_text,
                    Status.NOT_INJECTIVE, reason), dom_text, None, pair, seconds=time.perf_counter() - t,
@@ -578,8 +578,8 @@ class _LayerRun:
 
 class _FirstLook(Stage):
     name = "first look"
-    summary = ("at K's interior point: where the network's Jacobian has a null direction inside K along which no unit "
-               "switches, a pair of the whole network (one Jacobian and an LP)")  # fmt: skip
+    summary = ("at K's interior point: where the network, linear nearby, does not see a direction of K (no unit "
+               "switches along it), a pair of the whole network (one product of matrices and an LP)")  # fmt: skip
     proves = "not injective"
 
     def applies(self, run: _NetRun, ctx: Context) -> bool:
@@ -729,7 +729,8 @@ class _TwoCopies(Stage):
     def run(self, run: _NetRun, ctx: Context) -> None:
         net, K = run.net, run.K
         weights, linear = run.two_copy_weights()
-        res = check_two_copies(weights, K, budget=ctx.budget, linear_last=linear,
+        near = None if run.near is None else np.asarray(run.near, dtype=float)
+        res = check_two_copies(weights, K, budget=ctx.budget, linear_last=linear, near=near,
                                verify_pair=lambda x, y: _verified(net, K, x, y) is not None)  # fmt: skip
         run.two_copy = res
         if res.status == "not injective" and res.pair is not None:

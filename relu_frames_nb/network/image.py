@@ -307,8 +307,8 @@ def _check(weights, k, K, budget, local_pair, verify_pair, res: ImageResult, t0:
             if pair is not None:
                 res.status, res.pair = "not injective", pair
                 res.text = ("a point of the domain where the first layers are affine and too few of this layer's rows are "
-                            "active: the network's Jacobian is singular there, and a step along its null space gives a "
-                            "colliding pair (verified)")  # fmt: skip
+                            "active: near it the network is linear and misses a direction, and a step along that "
+                            "direction gives two points with the same output (verified)")  # fmt: skip
                 res.seconds = time.perf_counter() - t0
                 return res
     # 3. low input dimension: the same question in the input space, across the pieces of the image

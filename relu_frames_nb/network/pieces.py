@@ -45,6 +45,7 @@ for inputs of dimension :math:`d \le 4` (the cells and the :math:`d`-subsets gro
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass, field
 from math import comb
 
@@ -520,10 +521,21 @@ def _largest_clique(edges: np.ndarray, m: int, d: int, lower: int, budget, *, ex
 # -- far pairs: two copies of the encoding, one binary per row shared ---------------------------------------------
 
 
-def far_pairs(layers, desc, s, R, c0, Lq, Uq, budget, res: PiecesResult, *, linear: bool = False) -> bool:
+#: with ``near``: the first copy's input is first kept within this max-norm distance of the given point (normalised
+#: inputs, about [-1, 1]^d), so that a pair found there starts near it
+NEAR_BOX = 0.05
+#: the share of the far-pair MILP's time that the search near the given point may use
+NEAR_SHARE = 0.25
+
+
+def far_pairs(layers, desc, s, R, c0, Lq, Uq, budget, res: PiecesResult, *, linear: bool = False,
+              near: np.ndarray | None = None) -> bool:  # fmt: skip
     """True when no two inputs at max-norm distance >= DELTA (normalised) collide; else maybe a candidate pair.
 
-    ``linear``: the rows have no ReLU after them (both copies' values equal, whatever their sign).
+    ``linear``: the rows have no ReLU after them (both copies' values equal, whatever their sign). ``near``: a point
+    (the caller's coordinates) where a pair is looked for first: the same MILP with the first copy's input within
+    :data:`NEAR_BOX` of it, for both signs of each coordinate's difference, within :data:`NEAR_SHARE` of the time. It
+    only searches (a pair found there is a candidate like any other); the proof is always the unconstrained model.
     """
     M = _Model(desc, s)
     x1 = np.arange(desc.n)
@@ -548,6 +560,8 @@ def far_pairs(layers, desc, s, R, c0, Lq, Uq, budget, res: PiecesResult, *, line
         M.add_row(np.r_[z1, z2, a], np.r_[R[i], -R[i], w], -np.inf, w)  # on: p1 = p2
         M.add_row(np.r_[z1, z2, a], np.r_[-R[i], R[i], w], -np.inf, w)
     cons, bounds, integrality = M.arrays()
+    if near is not None and _near_pair(M, x1, x2, desc.n, s, cons, bounds, integrality, budget, res, near):
+        return False
     bound = 0.0
     for t in range(desc.n):
         budget.check("the image across its pieces: two-copy MILP")
@@ -570,3 +584,32 @@ def far_pairs(layers, desc, s, R, c0, Lq, Uq, budget, res: PiecesResult, *, line
             res.text = f"the two-copy MILP allows colliding inputs up to {bound:.3g} apart (normalised): far pairs not ruled out"
             return False
     return True
+
+
+def _near_pair(M, x1, x2, n: int, s: float, cons, bounds, integrality, budget, res: PiecesResult, near) -> bool:
+    """The far-pair MILP with the first copy within :data:`NEAR_BOX` of ``near``; True when it found a candidate."""
+    from scipy.optimize import Bounds
+
+    c = np.asarray(near, dtype=float).reshape(-1) / s
+    lo, hi = np.array(bounds.lb, dtype=float), np.array(bounds.ub, dtype=float)
+    lo[x1], hi[x1] = np.maximum(lo[x1], c - NEAR_BOX), np.minimum(hi[x1], c + NEAR_BOX)
+    if c.shape[0] != x1.shape[0] or np.any(lo[x1] > hi[x1]):
+        return False  # not a point of the domain's box: nothing to look for there
+    box = Bounds(lo, hi)
+    stop = time.perf_counter() + NEAR_SHARE * budget.remaining()
+    for t, sign in itertools.product(range(n), (1.0, -1.0)):
+        budget.check("two-copy MILP near the given point")
+        left = stop - time.perf_counter()
+        if left <= 0:
+            return False
+        obj = np.zeros(M.n_vars)
+        obj[x1[t]], obj[x2[t]] = -sign, sign  # maximise sign * (x1_t - x2_t)
+        sol = solve_model(obj, integrality, box, cons, time_limit=max(left, 0.05), binaries=int(integrality.sum()))
+        if sol is not None and sol.x is not None and -float(sol.fun) > DELTA:
+            res.status = "candidate pair"
+            res.pair = (np.asarray(sol.x[x1]) * s, np.asarray(sol.x[x2]) * s)
+            gap = float(np.max(np.abs(res.pair[0] - res.pair[1])))
+            res.text = (f"the two-copy MILP found two inputs at max-norm distance {gap:.3g} with the same output, the first "
+                        "near the given point (near=)")  # fmt: skip
+            return True
+    return False

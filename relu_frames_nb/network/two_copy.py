@@ -99,7 +99,8 @@ def two_copy_applies(weights: list, K: Domain) -> bool:
 
 
 def check_two_copies(weights: list, K: Domain, *, budget: Budget, linear_last: bool = False,
-                     verify_pair: Callable[[np.ndarray, np.ndarray], bool] | None = None) -> TwoCopyResult:  # fmt: skip
+                     verify_pair: Callable[[np.ndarray, np.ndarray], bool] | None = None,
+                     near: np.ndarray | None = None) -> TwoCopyResult:  # fmt: skip
     r"""Whether the network is injective on ``K``, decided for the whole network at once (module docstring).
 
     Parameters
@@ -115,11 +116,14 @@ def check_two_copies(weights: list, K: Domain, *, budget: Budget, linear_last: b
     verify_pair : callable, optional
         ``verify_pair(x, y)``: the package's pair check (both points in ``K``, same output); a
         candidate of the MILP is reported only when it says so.
+    near : ndarray, optional
+        A point of ``K`` where the far-pair MILP looks first (its first copy kept near it); a proof of
+        injectivity always comes from the unconstrained model.
     """
     t0 = time.perf_counter()
     res = TwoCopyResult("undetermined", "")
     try:
-        _check(weights, K, budget, linear_last, verify_pair, res)
+        _check(weights, K, budget, linear_last, verify_pair, res, near)
     except BudgetExhausted as exc:
         res.status = "undetermined" if res.status != "not injective" else res.status
         res.notes.append(f"time limit reached during {exc.stage}")
@@ -128,7 +132,7 @@ def check_two_copies(weights: list, K: Domain, *, budget: Budget, linear_last: b
     return res
 
 
-def _check(weights, K, budget: Budget, linear_last: bool, verify_pair, res: TwoCopyResult) -> None:
+def _check(weights, K, budget: Budget, linear_last: bool, verify_pair, res: TwoCopyResult, near=None) -> None:
     budget.check("two copies: bounds")
     L = len(weights)
     layers, desc, s, _ = image_bounds(weights, L - 1, K, budget=budget)
@@ -146,7 +150,7 @@ def _check(weights, K, budget: Budget, linear_last: bool, verify_pair, res: TwoC
     Lq, Uq = _widen(Lq, Uq)
     # far pairs first: the MILP is also the search for a colliding pair
     pres = PiecesResult("undetermined", "")
-    far = far_pairs(layers, desc, s, R, c0, Lq, Uq, budget.share(fraction=0.6), pres, linear=linear_last)
+    far = far_pairs(layers, desc, s, R, c0, Lq, Uq, budget.share(fraction=0.6), pres, linear=linear_last, near=near)
     res.far_bound = pres.far_bound
     if pres.pair is not None:
         if verify_pair is not None and verify_pair(*pres.pair):
