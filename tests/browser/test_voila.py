@@ -39,6 +39,16 @@ def test_playground_renders_and_slider_round_trips(page, voila_server, artifacts
     assert slider_readout(slider) < x1
     assert_no_widget_errors(page)
     page.screenshot(path=str(artifacts_dir / "voila-playground-after.png"), full_page=True)
+    # the app's console holds no error: JupyterLab's own extensions (jupytext, Notebook 7's) are kept out of Voila's
+    # page by voila.json's extension_denylist; before, each said "getter for the shared module is not a function"
+    assert not _console_errors(page), "errors in the app's console:\n" + "\n".join(_console_errors(page)[:5])
+
+
+def _console_errors(page) -> list[str]:
+    """The console's errors, leaving out resources the offline machine cannot fetch (Voila's default template asks a
+    CDN; the kit's template asks none, which the app tests check by their own route)."""
+    seen = getattr(page, "console_messages_seen", [])
+    return [m for m in seen if m.startswith(("[error]", "[pageerror]")) and "Failed to load resource" not in m]
 
 
 #: text that only the notebook shows: check cells, exercises and solutions, the how-to-start paragraph
@@ -123,6 +133,7 @@ def test_the_class_app_asks_nothing_outside_the_machine(page, voila_app_server, 
     assert all("/voila/templates/relu-frames/static/fontawesome/" in u for _, u in served)
     assert page.locator("a[href$='.ipynb']").count() == 0  # a link to another notebook would answer 403 here
     assert_no_widget_errors(page)
+    assert not _console_errors(page), "errors in the app's console:\n" + "\n".join(_console_errors(page)[:5])
 
 
 def test_binder_serves_the_app_in_the_kit_template_with_nothing_from_outside(page, voila_binder_server, artifacts_dir):
@@ -140,4 +151,5 @@ def test_binder_serves_the_app_in_the_kit_template_with_nothing_from_outside(pag
     assert sorted(u.rsplit("/", 1)[1] for s, u in served if s == 200) == ["all.min.css", "v4-shims.min.css"], served
     assert all("/voila/templates/relu-frames/static/fontawesome/" in u for _, u in served)
     assert_no_widget_errors(page)
+    assert not _console_errors(page), "errors in the Binder app's console:\n" + "\n".join(_console_errors(page)[:5])
     page.screenshot(path=str(artifacts_dir / "voila-binder-app.png"), full_page=True)
