@@ -208,3 +208,11 @@ def test_a_submission_whose_run_fails_costs_only_itself(tmp_path, monkeypatch):
     assert book.total("ada") == 3 and book.total("eve") == 0
     assert all(r.feedback.startswith("the run stopped: DeadKernelError: Kernel died; Exercise ")
                for r in book.results["eve"].values())  # fmt: skip
+
+
+def test_the_cell_timeout_is_the_teachers_else_the_notebooks_own_need():
+    # notebook 13 trains networks: its honest cells ran past 60 s at load 5-6 and were interrupted
+    assert grade.cell_timeout("13_real_network", None) == 180
+    assert grade.cell_timeout("01_frames_and_relu_layers", None) == grade.DEFAULT_CELL_TIMEOUT == 60
+    assert grade.cell_timeout("13_real_network", 30) == 30  # the teacher's --timeout wins
+    assert grade.cell_timeout("05_maximal_bias", 90) == 90
