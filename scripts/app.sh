@@ -6,7 +6,7 @@
 # Awesome itself: the app makes no request outside the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/_setup.sh "notebooks,test"
+bash scripts/_setup.sh "app"
 .venv/bin/python scripts/app.py >/dev/null
 export JUPYTER_PATH="$PWD/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"
 exec .venv/bin/voila notebooks/12_playground.ipynb --template=relu-frames "$@"

@@ -501,3 +501,30 @@ def test_the_course_lab_has_no_news_pop_up(tmp_path):
     proc = subprocess.run([sys.executable, "-c", read], capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["@jupyterlab/apputils-extension:announcements"] is True
+
+
+def _extra_requirements(extra: str) -> set[str]:
+    """The distributions an extra of pyproject.toml asks for, its self-references followed."""
+    import re
+
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    found: set[str] = set()
+    for req in extras[extra]:
+        inner = re.fullmatch(r"relu_frames_nb\[(.+)\]", req)
+        if inner:
+            for e in inner.group(1).split(","):
+                found |= _extra_requirements(e.strip())
+        else:
+            found.add(re.split(r"[<>=~!\[ ;]", req, maxsplit=1)[0].lower())
+    return found
+
+
+@pytest.mark.parametrize("extra", ["notebooks", "app"])
+def test_the_light_extras_pull_no_test_or_deep_learning_tools(extra):
+    """lab.sh, student_edition.sh (`notebooks`) and app.sh (`app`) install no torch, data-depth, test or book tools."""
+    heavy = {"torch", "onnx", "onnxruntime", "data-depth", "pytest", "nbval", "hypothesis", "playwright", "sphinx", "dask"}
+    assert not _extra_requirements(extra) & heavy, _extra_requirements(extra) & heavy
+    script = {"notebooks": "lab.sh", "app": "app.sh"}[extra]
+    assert f'_setup.sh "{extra}"' in (ROOT / "scripts" / script).read_text()
