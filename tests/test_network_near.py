@@ -38,3 +38,25 @@ def test_an_injective_network_is_still_proved_with_near():
     # a point outside the domain's box leaves the search out
     res = check_two_copies(ws, K, budget=Budget(60), near=np.array([3.0, 0.0]))
     assert res.status == "injective"
+
+
+def test_a_coordinate_left_open_does_not_end_the_far_pair_search(monkeypatch):
+    # the solver of the first coordinate stops with nothing (as at its time limit): before, the search ended there,
+    # with the rest of its time unused; now the other coordinates are asked, and the first again in a second round
+    import relu_frames_nb.network.pieces as pieces
+
+    real, calls = pieces.solve_model, []
+
+    def first_gives_nothing(*args, **kwargs):
+        calls.append(1)
+        return None if len(calls) == 1 else real(*args, **kwargs)
+
+    monkeypatch.setattr(pieces, "solve_model", first_gives_nothing)
+    ws = _weights(0, 2, 3, 5, 8)
+    res = check_two_copies(ws, rf.Box([-1, -1], [1, 1]), budget=Budget(60), verify_pair=lambda x, y: collide(ws, x, y))
+    assert res.status == "not injective" and collide(ws, *res.pair) and len(calls) >= 2
+    # an injective network: the coordinate left open is asked again, and the proof still needs every coordinate
+    calls.clear()
+    ws = _weights(1, 2, 2, 6, 10)
+    res = check_two_copies(ws, rf.Box([-1, -1], [1, 1]), budget=Budget(60))
+    assert res.status == "injective" and res.far_bound < 5e-4
