@@ -378,10 +378,10 @@ class TukeyDepth(Stage):
             return None
         sub = "" if K.whole_space else f", hence on its subset {problem.where}"
         cert = Certificate("Tukey depth", f"the Tukey depth of the origin among the frame vectors is {depth.depth} ≥ n = "
-                           f"{K.n}, so every point of R^n keeps a spanning set active at zero bias, and at every bias ≤ 0",
+                           f"{K.n}, so every point of R^n keeps a spanning set active at zero bias, and at every threshold α ≤ 0",
                            domain=f"R^{K.n}")  # fmt: skip
         reason = (f"proof: at zero bias the active rows span at every point of R^{K.n} (the Tukey depth of 0 among the "
-                  f"rows is {depth.depth} ≥ n), and a bias ≤ 0 only adds active rows{sub}")  # fmt: skip
+                  f"rows is {depth.depth} ≥ n), and a threshold α ≤ 0 in ReLU(Φx − α) only adds active rows{sub}")  # fmt: skip
         return Evidence(Status.INJECTIVE, self.name, reason, certificate=cert)
 
 
