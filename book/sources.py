@@ -218,6 +218,11 @@ def _table(rows: list[dict]) -> list[str]:
     return lines + [""]
 
 
+def _number(value) -> str:
+    """A guard's value for the page: ``1e-09``, or ``1e-06, 0.0001, 0.01, 0`` for a sequence."""
+    return ", ".join(f"{v:g}" for v in value) if isinstance(value, tuple) else f"{value:g}"
+
+
 def write_stages_page(path: Path) -> str:
     """Write the page "How a check runs" from the stage lists themselves (``rf.describe_stages()``); returns it."""
     import relu_frames_nb as rf
@@ -253,7 +258,7 @@ def write_stages_page(path: Path) -> str:
               "(`relu_frames_nb._util.tolerances`, re-exported by `relu_frames_nb.pipeline.tolerances`). Those marked",
               "(drawing) decide only what a picture shows, (experiments) only an experiment's summary, never a verdict:",
               "", "| name | value | what it bounds |", "|---|---|---|"]  # fmt: skip
-    lines += [f"| `{name}` | {value:g} | {text} |" for name, value, text in d["guards"]]
+    lines += [f"| `{name}` | {_number(value)} | {text} |" for name, value, text in d["guards"]]
     lines.append("")
     text = "\n".join(lines)
     path.parent.mkdir(parents=True, exist_ok=True)

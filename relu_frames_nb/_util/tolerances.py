@@ -215,6 +215,53 @@ SLSQP_FTOL = 1e-12
 #: the rectifying test stops looking for a better pair once one is separated by this fraction of its size
 WELL_SEPARATED_PAIR = 1e-2
 
+# ---- networks: the pieces, the two copies, the image MILP, the readers ----
+
+#: the pieces search: a determinant counts as non-zero above this, relative to the product of its rows' norms
+PIECES_DET_MARGIN = 1e-9
+#: the pieces search: r units whose pulled-back rows' determinant is below this (relative) count as dependent
+PIECES_DEPENDENT = 1e-10
+#: the pieces search: a row is active throughout a cell when its LP minimum less this (relative) is positive
+PIECES_ACTIVE_MARGIN = 1e-9
+#: the pieces search: a cell's LP feasibility is tested with its constraints relaxed by this (normalised)
+PIECES_CELL_SLACK = 1e-9
+#: the pieces search: a singular value below this times the largest counts as zero in a cell's rank
+PIECES_RANK_RTOL = 1e-13
+#: the two copies: a minor counts as non-zero above this, relative to the product of its rows' norms
+TWO_COPY_DET_MARGIN = 1e-9
+#: the two copies: an output row is strictly active throughout a cell when its lower bound exceeds this
+TWO_COPY_ON_MARGIN = 1e-9
+#: the two copies: LP bounds over a cell are widened by this, relative to the objective's size
+TWO_COPY_LP_MARGIN = 1e-9
+#: a unit counts as stable on a set when its pre-activation keeps its sign with this relative margin
+STABLE_MARGIN = 1e-6
+#: the image MILP's counting threshold, relative to the normalised problem (absorbs the solver's tolerances)
+IMAGE_EPS = 1e-6
+#: the image MILP's witness margin: inactive rows below minus this, earlier units this far from their kink
+IMAGE_MARGIN = 1e-4
+#: interval bounds of the network encodings are widened by this (relative, at least absolute) before use
+BOUND_WIDEN_RTOL = 1e-9
+#: one LP-tightened bound of a network encoding is moved outwards by this (relative) before use
+BOUND_WIDEN_ONE_RTOL = 1e-7
+#: a coordinate of a direction below this times its largest does not move (a network's first look)
+DIRECTION_MOVING_RTOL = 1e-12
+#: two outputs of a network agree when they differ by at most this, relative to the larger
+OUTPUT_MATCH_RTOL = 1e-9
+#: outputs are rounded to this fraction of their scale to group equal ones (candidates only, each verified)
+OUTPUT_KEY_QUANTUM = 1e-9
+#: an output coordinate below this times the largest is a zero when a layer's input is reconstructed
+RECONSTRUCT_ZERO_RTOL = 1e-12
+#: a row of norm below this times the largest is a zero row (the image MILP leaves it out)
+ROW_ZERO_RTOL = 1e-12
+#: the fractions by which sample points are pulled towards the centre before a local pair is sought there
+LOCAL_PAIR_SHRINKS = (1e-6, 1e-4, 1e-2, 0.0)
+#: the largest relative difference between a compiled ONNX network and the graph's own forward
+REDUCTION_RTOL = 1e-9
+#: the largest relative difference between a traced network's forward and the module's own float64 forward
+FORWARD_RTOL = 1e-9
+#: (file format) the epsilon of an ONNX BatchNormalization node that states none: the operator's default
+ONNX_BN_DEFAULT_EPSILON = 1e-5
+
 # ---- the exact engine's searches and the experiments ----
 
 #: the LP relaxation of a region's count asks each row for at least this margin (times the region's scale and the row's norm)
@@ -346,6 +393,34 @@ GUARD_DOCS = {
     "SLSQP_FTOL": "the function tolerance of SLSQP in the reference implementation's searches",
     "WELL_SEPARATED_PAIR": "the rectifying test stops looking for a better pair once one is separated by this fraction of "
     "its size",
+    "PIECES_DET_MARGIN": "the pieces search: a determinant counts as non-zero above this, relative to the product of its "
+    "rows' norms",
+    "PIECES_DEPENDENT": "the pieces search: r units whose pulled-back rows' determinant is below this (relative) count as "
+    "dependent",
+    "PIECES_ACTIVE_MARGIN": "the pieces search: a row is active throughout a cell when its LP minimum less this (relative) "
+    "is positive",
+    "PIECES_CELL_SLACK": "the pieces search: a cell's LP feasibility is tested with its constraints relaxed by this (normalised)",
+    "PIECES_RANK_RTOL": "the pieces search: a singular value below this times the largest counts as zero in a cell's rank",
+    "TWO_COPY_DET_MARGIN": "the two copies: a minor counts as non-zero above this, relative to the product of its rows' norms",
+    "TWO_COPY_ON_MARGIN": "the two copies: an output row is strictly active throughout a cell when its lower bound exceeds this",
+    "TWO_COPY_LP_MARGIN": "the two copies: LP bounds over a cell are widened by this, relative to the objective's size",
+    "STABLE_MARGIN": "a unit counts as stable on a set when its pre-activation keeps its sign with this relative margin",
+    "IMAGE_EPS": "the image MILP's counting threshold, relative to the normalised problem (absorbs the solver's tolerances)",
+    "IMAGE_MARGIN": "the image MILP's witness margin: inactive rows below minus this, earlier units this far from their kink",
+    "BOUND_WIDEN_RTOL": "interval bounds of the network encodings are widened by this (relative, at least absolute) before use",
+    "BOUND_WIDEN_ONE_RTOL": "one LP-tightened bound of a network encoding is moved outwards by this (relative) before use",
+    "DIRECTION_MOVING_RTOL": "a coordinate of a direction below this times its largest does not move (a network's first look)",
+    "OUTPUT_MATCH_RTOL": "two outputs of a network agree when they differ by at most this, relative to the larger",
+    "OUTPUT_KEY_QUANTUM": "outputs are rounded to this fraction of their scale to group equal ones (candidates only, each "
+    "verified)",
+    "RECONSTRUCT_ZERO_RTOL": "an output coordinate below this times the largest is a zero when a layer's input is reconstructed",
+    "ROW_ZERO_RTOL": "a row of norm below this times the largest is a zero row (the image MILP leaves it out)",
+    "LOCAL_PAIR_SHRINKS": "the fractions by which sample points are pulled towards the centre before a local pair is sought "
+    "there",
+    "REDUCTION_RTOL": "the largest relative difference between a compiled ONNX network and the graph's own forward",
+    "FORWARD_RTOL": "the largest relative difference between a traced network's forward and the module's own float64 forward",
+    "ONNX_BN_DEFAULT_EPSILON": "(file format) the epsilon of an ONNX BatchNormalization node that states none: the "
+    "operator's default",
     "RELAXATION_MARGIN_RTOL": "the margin the LP relaxation of a region's count asks of each row (times scale and row norm)",
     "RELAXATION_SHIFT_RTOL": "the bias shift of a row the reweighted LP relaxation drops (times scale and row norm)",
     "COUNT_RETRY_RTOL": "the least bias lowering when a counting candidate that leans on the solver's tolerance is retried",
@@ -373,6 +448,11 @@ GUARD_DOCS = {
 __all__ += [name for name in GUARD_DOCS if name not in __all__]
 
 
-def guard_table() -> list[tuple[str, float, str]]:
-    """``(name, value, what it bounds)`` for every numerical guard."""
-    return [(name, float(globals()[name]), text) for name, text in GUARD_DOCS.items()]
+def guard_table() -> list[tuple[str, float | tuple[float, ...], str]]:
+    """``(name, value, what it bounds)`` for every numerical guard (a value is a float, or a tuple of floats for a
+    sequence such as :data:`LOCAL_PAIR_SHRINKS`).
+    """
+    def value(v):
+        return tuple(float(x) for x in v) if isinstance(v, tuple) else float(v)
+
+    return [(name, value(globals()[name]), text) for name, text in GUARD_DOCS.items()]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._util.tolerances import BOUND_WIDEN_ONE_RTOL, BOUND_WIDEN_RTOL
 from ..domains import Domain, LinearDescription
 from ..exact import RoundRegion, solve_model
 
@@ -147,9 +148,9 @@ def _solve_lp(arrays: tuple, n_vars: int, objective: dict[int, float], time_limi
 
 
 def _widen(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    w = 1e-9 * np.maximum(1.0, np.maximum(np.abs(lo), np.abs(hi)))
+    w = BOUND_WIDEN_RTOL * np.maximum(1.0, np.maximum(np.abs(lo), np.abs(hi)))
     return lo - w, hi + w
 
 
 def _widen_one(v: float, side: int) -> float:
-    return v + side * 1e-7 * max(1.0, abs(v))
+    return v + side * BOUND_WIDEN_ONE_RTOL * max(1.0, abs(v))

@@ -44,6 +44,13 @@ from .._util.budget import Budget, BudgetExhausted
 from .._util.format import fmt, vec
 from .._util.lp import null_space
 from .._util.pairs import PAIR_MIN_SEPARATION, network_collision
+from .._util.tolerances import (
+    DIRECTION_MOVING_RTOL,
+    OUTPUT_KEY_QUANTUM,
+    OUTPUT_MATCH_RTOL,
+    RECONSTRUCT_ZERO_RTOL,
+    STABLE_MARGIN,
+)
 from .._util.validation import as_rng
 from ..domains import Domain
 from ..errors import InputError, NotAFrameError, NotInjectiveError
@@ -128,7 +135,7 @@ def _sign_step(pres: list, derivs: list, v: np.ndarray, t: float) -> float:
     """``t`` capped at half the step along ``v`` at which the first unit changes sign."""
     for P, G in zip(pres, derivs):
         d = G @ v
-        moving = np.abs(d) > 1e-12 * max(1.0, float(np.max(np.abs(d))))
+        moving = np.abs(d) > DIRECTION_MOVING_RTOL * max(1.0, float(np.max(np.abs(d))))
         if np.any(moving):
             t = min(t, 0.5 * float(np.min(np.abs(P[moving]) / np.abs(d[moving]))))
     return t
@@ -241,12 +248,13 @@ def _lift(net: Network, reduced: list[_Reduced], k: int, pair: tuple, K: Domain)
                 return None
             z = y[R.rows]  # type: ignore[attr-defined]
             try:
-                x = reconstruct_layer(R.layer, z, zero_tol=1e-12 * max(1.0, float(np.max(np.abs(z), initial=0.0))))
+                zero_tol = RECONSTRUCT_ZERO_RTOL * max(1.0, float(np.max(np.abs(z), initial=0.0)))
+                x = reconstruct_layer(R.layer, z, zero_tol=zero_tol)
             except (NotInjectiveError, InputError):  # no preimage: the pair is not in the image of the layers before
                 return None
             y = R.expand(x)
         img = net.forward(y, upto=k)
-        if np.max(np.abs(img - target)) > 1e-9 * max(1.0, float(np.max(np.abs(target)))):
+        if np.max(np.abs(img - target)) > OUTPUT_MATCH_RTOL * max(1.0, float(np.max(np.abs(target)))):
             return None
         out.append(y)
     x1, x2 = out
@@ -297,7 +305,7 @@ def _check_finite(net: Network, K: Domain, t0: float, budget: Budget) -> Verdict
         budget.check(f"forward pass, layer {k}")
         H = np.maximum(net.affine(k - 1, H), 0.0)
         scale = max(1.0, float(np.max(np.abs(H)))) if H.size else 1.0
-        Q = H * (1.0 / (1e-9 * scale))
+        Q = H * (1.0 / (OUTPUT_KEY_QUANTUM * scale))
         keys = np.rint(Q, out=Q).astype(np.int64)
         del Q
         found = None
@@ -378,10 +386,6 @@ def _affine_last(v: Verdict, net: Network) -> Verdict:
         layers = layers[:-1] + (replace(last, text=last.text + f" [affine: checked as {2 * W.shape[0]} ReLU units ±(W h + b)]"),)
     return replace(v, output=None if v.pair is None else net(v.pair[0]), layers=layers, notes=(how,) + tuple(v.notes),
                    details={**v.details, "last_layer": "linear", "widths": list(net.widths)})  # fmt: skip
-
-
-#: a unit counts as stable on a set when its pre-activation keeps its sign with this relative margin
-STABLE_MARGIN = 1e-6
 
 
 def _stable(W: np.ndarray, b: np.ndarray, K: Any) -> np.ndarray | None:

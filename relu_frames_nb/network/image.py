@@ -52,6 +52,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .._util.budget import Budget, BudgetExhausted
+from .._util.tolerances import DUAL_BOUND_SLACK, IMAGE_EPS, IMAGE_MARGIN, LOCAL_PAIR_SHRINKS, OUTPUT_MATCH_RTOL, ROW_ZERO_RTOL
 from ..domains import Domain
 from ..exact import hyperplane_info, solve_model
 from ._encoding import _encode, _input_description, _Layer, _Model, _solve_lp, _widen, _widen_one
@@ -61,9 +62,9 @@ from .pieces import MAX_DIM, PiecesResult, check_across_pieces
 __all__ = ["ImageResult", "check_on_image", "image_bounds", "EPS", "MARGIN"]
 
 #: the counting threshold of certificates, relative to the normalised problem (absorbs the solver's tolerances)
-EPS = 1e-6
+EPS = IMAGE_EPS
 #: the margin of witness models: inactive rows below -MARGIN, earlier units at least MARGIN from their kink
-MARGIN = 1e-4
+MARGIN = IMAGE_MARGIN
 
 
 @dataclass
@@ -218,7 +219,7 @@ def _check(weights, k, K, budget, local_pair, verify_pair, res: ImageResult, t0:
     Wf = W[:, live] * scale[live][None, :]
     # rows that are (numerically) zero on the varying coordinates are constant on the image: no help in spanning
     norms = np.linalg.norm(Wf, axis=1)
-    rows = np.flatnonzero(norms > 1e-12 * float(np.max(norms, initial=0.0)))
+    rows = np.flatnonzero(norms > ROW_ZERO_RTOL * float(np.max(norms, initial=0.0)))
     if live.sum() == 0 or rows.size == 0:
         res.status, res.text = "injective", "the image of the layers before is a single point"
         res.seconds = time.perf_counter() - t0
@@ -261,7 +262,7 @@ def _check(weights, k, K, budget, local_pair, verify_pair, res: ImageResult, t0:
             # the image of a non-empty domain is not empty: "infeasible" is the solver's numerics, never a proof
             res.notes.append("the solver found the encoded image empty (numerical trouble): no bound taken from it")
         elif sol is not None and sol.status in (0, 1) and sol.mip_dual_bound is not None and np.isfinite(sol.mip_dual_bound):
-            res.lower = n_forced + int(np.ceil(float(sol.mip_dual_bound) - 1e-6))
+            res.lower = n_forced + int(np.ceil(float(sol.mip_dual_bound) - DUAL_BOUND_SLACK))
         if sol is not None and sol.x is not None:
             x = np.asarray(sol.x[: desc.n]) * s
             res.point = x
@@ -303,7 +304,7 @@ def _check(weights, k, K, budget, local_pair, verify_pair, res: ImageResult, t0:
             # the solver's points sit on the boundary of K: also try them pulled a little towards its interior
             c = np.asarray(K.interior_point(), dtype=float)
             P = np.array(points)
-            pair = local_pair(np.concatenate([c + (1.0 - t) * (P - c) for t in (1e-6, 1e-4, 1e-2, 0.0)]))
+            pair = local_pair(np.concatenate([c + (1.0 - t) * (P - c) for t in LOCAL_PAIR_SHRINKS]))
             if pair is not None:
                 res.status, res.pair = "not injective", pair
                 res.text = ("a point of the domain where the first layers are affine and too few of this layer's rows are "
@@ -353,7 +354,7 @@ def _image(weights, k, x) -> np.ndarray:
 def _same_image(weights, k, x, y) -> bool:
     """Whether the layers before ``k`` map ``x`` and ``y`` to the same point (to rounding)."""
     a, b = _image(weights, k, x), _image(weights, k, y)
-    return bool(np.max(np.abs(a - b), initial=0.0) <= 1e-9 * max(1.0, float(np.max(np.abs(a), initial=0.0))))
+    return bool(np.max(np.abs(a - b), initial=0.0) <= OUTPUT_MATCH_RTOL * max(1.0, float(np.max(np.abs(a), initial=0.0))))
 
 
 def _active_count(weights, k, x, rows) -> int:

@@ -26,14 +26,12 @@ from typing import Any
 import numpy as np
 
 from .._util.budget import DEFAULT_MEMORY
+from .._util.tolerances import ONNX_BN_DEFAULT_EPSILON, REDUCTION_RTOL
 from ..errors import InputError
 from .graph import Graph, pool_windows
 
 __all__ = ["read_onnx"]
 
-#: the largest relative difference allowed between the compiled network and the graph's own forward
-#: (both in float64: only the rounding of the merged matrix products separates them)
-REDUCTION_RTOL = 1e-9
 _SAMPLES = 32
 
 
@@ -320,7 +318,7 @@ class _Reader:
             raise _refuse("BatchNormalization", where, "training mode (the batch's own statistics)")
         scale, bias, mean, var = (self.need_const(n, "BatchNormalization", where, w).reshape(-1)
                                   for n, w in zip(node.input[1:5], ("scale", "B", "mean", "var")))  # fmt: skip
-        s = scale / np.sqrt(var + float(attrs.get("epsilon", 1e-5)))
+        s = scale / np.sqrt(var + float(attrs.get("epsilon", ONNX_BN_DEFAULT_EPSILON)))
         t = bias - mean * s
         per = (-1,) + (1,) * (len(shape) - 1)
         s_full, t_full = (np.broadcast_to(a.reshape(per), shape).reshape(-1) for a in (s, t))

@@ -52,6 +52,7 @@ from math import comb
 import numpy as np
 
 from .._util.budget import Budget, MemoryLimit
+from .._util.tolerances import PIECES_ACTIVE_MARGIN, PIECES_CELL_SLACK, PIECES_DEPENDENT, PIECES_DET_MARGIN, PIECES_RANK_RTOL
 from ..domains import Domain, LinearDescription
 from ..exact import solve_model
 from ._encoding import _encode_into, _Layer, _Model
@@ -65,19 +66,19 @@ MAX_DIM = 4
 #: cells with more units near a kink than this are not checked (2^A corners): no certificate
 MAX_NEAR = 10
 #: a determinant counts as non-zero when above this, relative to the product of its rows' norms
-DET_MARGIN = 1e-9
+DET_MARGIN = PIECES_DET_MARGIN
 #: r units whose pulled-back rows' determinant is below this, relative to its rows' norms, count as dependent
-DEPENDENT = 1e-10
+DEPENDENT = PIECES_DEPENDENT
 #: how often a box of slopes is halved before rows possibly in one hyperplane are believed
 MAX_SPLIT = 8
 #: a row counts as active throughout a cell when its LP minimum, less this (relative) margin, is positive
-ACTIVE_MARGIN = 1e-9
+ACTIVE_MARGIN = PIECES_ACTIVE_MARGIN
 #: the most steps of the exact clique search before its bound is taken instead
 CLIQUE_NODES = 20_000
 #: the most boxes of slopes examined in one check (a work limit: past it, near pairs stay undecided)
 MAX_BOXES = 1000
 #: LP feasibility of a cell is tested with its constraints relaxed by this (normalised units)
-CELL_SLACK = 1e-9
+CELL_SLACK = PIECES_CELL_SLACK
 #: the most r x r determinants (pairs of an r-set of rows and an r-set of units) one support may ask for; past it
 #: the near pairs stay undecided (a work limit: 4 -> 40 -> 80 -> 6 asked for 1.4e11, 3.77 TiB at once)
 MAX_DETERMINANTS = 5e8
@@ -312,7 +313,7 @@ def _largest_plane(W: np.ndarray, R: np.ndarray, on: list[int], near: list[int],
                 continue  # G is constant on the cell: no two inputs give different image points
             Ws = W[support]
             _, sv, vt = np.linalg.svd(Ws, full_matrices=False)
-            r = int(np.sum(sv > 1e-13 * sv[0])) if sv.size and sv[0] > 0 else 0
+            r = int(np.sum(sv > PIECES_RANK_RTOL * sv[0])) if sv.size and sv[0] > 0 else 0
             if r == 0:
                 continue
             WV = Ws @ vt[:r].T  # (support, r)

@@ -42,14 +42,12 @@ from typing import Any
 import numpy as np
 
 from .._util.budget import DEFAULT_MEMORY
+from .._util.tolerances import FORWARD_RTOL
 from ..errors import InputError
 from .graph import Graph, Layered, pool_windows
 
 __all__ = ["is_torch_module", "read_module", "FORWARD_RTOL"]
 
-#: the largest relative difference (max over entries, relative to the larger of the outputs' and inputs'
-#: largest magnitude) allowed between the compiled network's forward and the module's own float64 forward
-FORWARD_RTOL = 1e-9
 #: random inputs the compiled network is compared on
 FORWARD_SAMPLES = 32
 #: batch size of the shape propagation (not 1, so that an operation that mixes the batch axis shows)

@@ -51,6 +51,7 @@ from typing import Callable
 import numpy as np
 
 from .._util.budget import Budget, BudgetExhausted
+from .._util.tolerances import TWO_COPY_DET_MARGIN, TWO_COPY_LP_MARGIN, TWO_COPY_ON_MARGIN
 from ..domains import Domain
 from ._encoding import _widen
 from .bounds import preactivation_bounds
@@ -70,11 +71,11 @@ MAX_SPLIT = 16
 #: the most boxes of slopes examined in one cell (a work limit)
 MAX_BOXES = 4096
 #: a minor counts as non-zero when above this, relative to the product of its rows' norms in absolute values
-DET_MARGIN = 1e-9
+DET_MARGIN = TWO_COPY_DET_MARGIN
 #: an output row counts as strictly active throughout a cell when its lower bound there exceeds this (normalised)
-ON_MARGIN = 1e-9
+ON_MARGIN = TWO_COPY_ON_MARGIN
 #: LP bounds over a cell are widened by this, relative to the objective's size (over-inclusive cells)
-LP_MARGIN = 1e-9
+LP_MARGIN = TWO_COPY_LP_MARGIN
 
 
 @dataclass
