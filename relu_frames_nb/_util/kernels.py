@@ -289,11 +289,13 @@ def _gram_nnls(idx, w, Gp, U, maxiter):
     points are read), and :math:`A^T b` is a vector of ones. Lawson and Hanson's active-set method
     (*Solving Least Squares Problems*, 1974, ch. 23), each passive subproblem solved from the Gram matrix
     by Cholesky; a column whose first solve gives it no positive weight is set aside until the point
-    moves (their guard against cycling). The residual is computed from the columns themselves, not from
-    the Gram matrix (which would square it). Returns ``(x, residual, iterations)``; ``iterations >
-    maxiter`` means the iteration limit was reached. ``kernels_numba._gram_nnls_numba`` is the same
-    algorithm step by step, in loops (the same choices, ties to the first index; sums may round
-    differently in the last place).
+    moves (their guard against cycling), and none is added to ``n + 1`` passive ones (they span the
+    space, so the residual is zero up to rounding; one more would make the system singular, and its
+    rounded solution can hold ``n + 2`` points, which no circuit proof accepts). The residual is computed
+    from the columns themselves, not from the Gram matrix (which would square it). Returns ``(x,
+    residual, iterations)``; ``iterations > maxiter`` means the iteration limit was reached.
+    ``kernels_numba._gram_nnls_numba`` is the same algorithm step by step, in loops (the same choices,
+    ties to the first index; sums may round differently in the last place).
     """
     p = idx.shape[0]
     ones = np.ones(p)
@@ -304,6 +306,8 @@ def _gram_nnls(idx, w, Gp, U, maxiter):
     tol = GRAM_NNLS_ULPS * p * 2.0**-52 * (np.max(w * w) + 1.0)  # the largest Gram entry is on the diagonal
     it = 0
     while it <= maxiter:
+        if np.count_nonzero(passive) > U.shape[0]:  # n + 1 independent columns span the space: nothing to add
+            break
         g = np.where(passive | blocked, -np.inf, grad)
         j = np.argmax(g)
         if not g[j] > tol:

@@ -199,6 +199,11 @@ def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - 
     it = 0
     k = 0
     while it <= maxiter:
+        k = 0
+        for i in range(p):
+            k += passive[i]
+        if k > n:  # n + 1 independent passive columns span the space: nothing to add
+            break
         j = -1
         best = tol
         for i in range(p):
