@@ -140,3 +140,26 @@ def test_kernel_choice(monkeypatch):
         halfspace_depth_at_least(square, 1, kernel="numba")
     assert halfspace_depth_at_least(square, 1, kernel="auto").deep  # SciPy's NNLS
     assert halfspace_depth_at_least(square, 2, kernel="numpy").status == "shallow"
+
+
+def test_capture_nnls_reads_the_bit_masks_like_the_numpy_path():
+    rng = np.random.default_rng(6)
+    U = rng.standard_normal((30, 4))
+    U /= np.linalg.norm(U, axis=1)[:, None]
+    Ut, Gp = np.ascontiguousarray(U.T), U @ U.T
+    for trial in range(40):
+        pool = int(rng.integers(0, 2**30)) if trial else 1 << 7  # the first: one point only
+        fixed = int(rng.integers(0, 2**30)) & pool if trial % 2 else 0
+        got = {kern: kernels.capture_nnls(pool.to_bytes(4, "little"), fixed.to_bytes(4, "little"), 30, 20.0, Gp, Ut,
+                                          kernel=kern) for kern in KERNELS if kern != "scipy"}  # fmt: skip
+        if trial == 0:
+            assert all(g is None for g in got.values())
+            continue
+        idx0 = [i for i in range(30) if pool >> i & 1]
+        for idx, x, res in got.values():
+            assert idx.tolist() == idx0
+            w = np.where([fixed >> i & 1 for i in idx0], 20.0, 1.0)
+            M = np.vstack([Ut[:, idx] * w, np.ones(len(idx0))])
+            assert abs(res - np.linalg.norm(M @ x - np.eye(5)[4])) <= 1e-12
+        supports = {kern: np.flatnonzero(g[1] > 1e-12).tolist() for kern, g in got.items()}
+        assert len({tuple(s) for s in supports.values()}) == 1, (trial, supports)

@@ -372,3 +372,31 @@ def gram_nnls(idx: np.ndarray, w: np.ndarray, Gp: np.ndarray, U: np.ndarray, max
     if it > maxiter:
         return None
     return x, float(res)
+
+
+def capture_nnls(pool: bytes, fixed: bytes, npts: int, weight: float, Gp: np.ndarray, U: np.ndarray, *, kernel: str):
+    """The circuit search's NNLS on the points of a bit mask: ``(idx, x, residual)`` or None.
+
+    ``pool`` and ``fixed`` are bit masks of the ``npts`` points (little-endian bytes); the points of ``pool``
+    (``idx``, increasing) are the columns, those also in ``fixed`` weighted by ``weight``, and :func:`gram_nnls`
+    solves the problem with at most ``50 * len(idx)`` solves. None when ``pool`` has fewer than two points or
+    the solver gives no answer. With ``kernel="numba"`` the masks are read in the compiled call.
+    """
+    if kernel == "numba":
+        try:
+            idx, x, res, it = _nb()._capture_numba(
+                np.frombuffer(pool, np.uint8), np.frombuffer(fixed, np.uint8), npts, weight, Gp, U, GRAM_NNLS_ULPS,
+                UNIT_ZERO_TOL,
+            )  # fmt: skip
+        except np.linalg.LinAlgError:
+            return None
+        if idx.size < 2 or it > 50 * idx.size:
+            return None
+        return idx, x, float(res)
+    bits = np.unpackbits(np.frombuffer(pool, np.uint8), count=npts, bitorder="little")
+    idx = bits.nonzero()[0]
+    if idx.size < 2:
+        return None
+    on = np.unpackbits(np.frombuffer(fixed, np.uint8), count=npts, bitorder="little")[idx].view(bool)
+    got = gram_nnls(idx, np.where(on, weight, 1.0), Gp, U, 50 * idx.size, kernel=kernel)
+    return None if got is None else (idx, *got)

@@ -286,3 +286,20 @@ def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - 
     for a in range(n):
         res += r[a] * r[a]
     return x, np.sqrt(res), it
+
+
+@_numba.njit(cache=True, nogil=True)
+def _capture_numba(pool, fixed, npts, weight, Gp, U, ulps, zero):  # pragma: no cover - compiled
+    """kernels.capture_nnls: the points of the bit masks read here, then :func:`_gram_nnls_numba`."""
+    idx = np.empty(npts, dtype=np.int64)
+    w = np.empty(npts)
+    p = 0
+    for i in range(npts):
+        if (pool[i >> 3] >> (i & 7)) & 1:
+            idx[p] = i
+            w[p] = weight if (fixed[i >> 3] >> (i & 7)) & 1 else 1.0
+            p += 1
+    if p < 2:
+        return idx[:p], np.zeros(p), 0.0, 0
+    x, res, it = _gram_nnls_numba(idx[:p], w[:p], Gp, U, 50 * p, ulps, zero)
+    return idx[:p], x, res, it

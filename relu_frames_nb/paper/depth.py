@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 
 from .._util import kernels as _kernels
-from .._util.kernels import gram_nnls, resolve_kernel
+from .._util.kernels import capture_nnls, resolve_kernel
 from .._util.lp import linprog_quiet, nnls_solve
 from .._util.pairs import pow2_scale
 from .._util.rational import barycentric
@@ -283,11 +283,11 @@ class _Search:
 
     def capture(self, pool: int, fixed: int) -> int | None:
         """A verified circuit among the points of ``pool`` (a bit mask), ``fixed`` ones preferred; None if none."""
-        idx = self._indices(pool)
-        if idx.size < 2:
-            return None
-        w = np.where(self._mask(fixed)[idx], KEPT_WEIGHT, 1.0) if fixed else np.ones(idx.size)
         if self.kernel == "scipy":
+            idx = self._indices(pool)
+            if idx.size < 2:
+                return None
+            w = np.where(self._mask(fixed)[idx], KEPT_WEIGHT, 1.0) if fixed else np.ones(idx.size)
             M = self.M[:, idx] * w  # the points of idx, fixed ones scaled up (the last row is reset to ones)
             M[-1] = 1.0
             try:
@@ -298,10 +298,11 @@ class _Search:
             if self.gram is None:
                 U = np.ascontiguousarray(self.M[:-1])
                 self.gram = U.T @ U
-            got = gram_nnls(idx, w, self.gram, self.M[:-1], 50 * idx.size, kernel=self.kernel)
-            if got is None:  # iteration limit or a singular system: treat as no circuit found
+            got = capture_nnls(pool.to_bytes(self.nbytes, "little"), fixed.to_bytes(self.nbytes, "little"), 2 * self.m,
+                               KEPT_WEIGHT, self.gram, self.M[:-1], kernel=self.kernel)  # fmt: skip
+            if got is None:  # fewer than two points, the iteration limit or a singular system: no circuit found
                 return None
-            lam, res = got
+            idx, lam, res = got
         if res > CIRCUIT_RESIDUAL_TOL:
             return None
         support = idx[lam > UNIT_ZERO_TOL]
