@@ -90,6 +90,34 @@ def zero_bias(n: int, layers: int, limit: float, baseline_layers: int) -> dict:
     return {"n": n, "share": now / layers, "before": before / max(baseline_layers, 1), "median": float(np.median(secs))}
 
 
+def depth_kernels(cases=((12, 0), (12, 1), (12, 2), (14, 0), (14, 1)), limit: float = 120.0) -> list[dict]:
+    """CPU time of the depth search on zero-bias layers at m = 7n with SciPy's NNLS (before) and the compiled kernel,
+    in this process (``time.process_time``), printed as ratios (per layer, and per node: a layer that times out
+    stops on the wall clock) with the load.
+
+    Run by hand (about 10 minutes): ``python -c "from benchmarks.bench_hard import depth_kernels; depth_kernels()"``.
+    """
+    import os
+
+    halfspace_depth_at_least(np.eye(2), 0, kernel="auto")  # compile (or load) the kernel outside the measurement
+    rows = []
+    for n, t in cases:
+        W = zero_bias_layer(n, t).frame.vectors
+        got = {}
+        for kern in ("scipy", "auto"):
+            c0 = time.process_time()
+            res = halfspace_depth_at_least(W, n - 1, time_limit=limit, kernel=kern)
+            got[kern] = (res, time.process_time() - c0)
+        (old, c_old), (new, c_new) = got["scipy"], got["auto"]
+        rows.append({"n": n, "t": t, "old": c_old, "new": c_new, "status": (old.status, new.status),
+                     "nodes": (old.nodes, new.nodes)})  # fmt: skip
+        print(f"depth kernel n={n} m={7 * n} layer {t}: scipy {old.status} {old.nodes} nodes {c_old:6.1f} s cpu;  "
+              f"compiled {new.status} {new.nodes} nodes {c_new:6.1f} s cpu;  ratio {c_old / c_new:4.2f}, per node "
+              f"{(c_old / max(old.nodes, 1)) / (c_new / max(new.nodes, 1)):4.2f}  "
+              f"(load {os.getloadavg()[0]:.1f})", flush=True)  # fmt: skip
+    return rows
+
+
 def growth(dims, *, reps: int, cap: float) -> list[dict]:
     """Median seconds of the depth search (zero bias, m = 7n) per dimension, with a cap per layer."""
     rows = []

@@ -34,6 +34,7 @@ import os
 import numpy as np
 
 from ..errors import InputError
+from .tolerances import UNIT_ZERO_TOL
 
 __all__ = [
     "HAVE_NUMBA",
@@ -262,3 +263,140 @@ def first_rectifying(A: np.ndarray, GY: np.ndarray, n: int, *, kernel: str) -> n
         W, R, S = _compress_columns(A)
         return _nb()._first_rectifying_numba(W, R, S, np.ascontiguousarray(GY), n)
     return _first_rectifying_numpy(A, GY, n)
+
+
+# ---------------------------------------------------------------------------------
+# the circuit search of the half-space depth (paper/depth.py): one NNLS per call
+# ---------------------------------------------------------------------------------
+
+#: the NNLS of the circuit search stops when no gradient entry exceeds this many units in the last place of the
+#: largest Gram entry, times the number of columns (as Lawson and Hanson's test, on the normal equations)
+GRAM_NNLS_ULPS = 10.0
+
+
+def _cholesky_solve_numpy(A, b):
+    """``A^-1 b`` for a symmetric positive definite ``A`` by its Cholesky factor (LinAlgError when not definite)."""
+    L = np.linalg.cholesky(A)
+    return np.linalg.solve(L.T, np.linalg.solve(L, b))
+
+
+def _gram_nnls(idx, w, Gp, U, maxiter):
+    r"""Lawson--Hanson NNLS of the circuit search, on the normal equations.
+
+    The columns are :math:`a_j = (w_j u_j, 1)` for the unit points :math:`u_j` (columns ``idx`` of ``U``,
+    of shape ``(n, N)``) and the right-hand side is :math:`e_{n+1}`, so that the Gram matrix is
+    :math:`w_i w_j G_{ij} + 1` with ``Gp = U^T U`` computed once per search (only the rows of passive
+    points are read), and :math:`A^T b` is a vector of ones. Lawson and Hanson's active-set method
+    (*Solving Least Squares Problems*, 1974, ch. 23), each passive subproblem solved from the Gram matrix
+    by Cholesky; a column whose first solve gives it no positive weight is set aside until the point
+    moves (their guard against cycling), and none is added to ``n + 1`` passive ones (they span the
+    space, so the residual is zero up to rounding; one more would make the system singular, and its
+    rounded solution can hold ``n + 2`` points, which no circuit proof accepts). The residual is computed
+    from the columns themselves, not from the Gram matrix (which would square it). Returns ``(x,
+    residual, iterations)``; ``iterations > maxiter`` means the iteration limit was reached.
+    ``kernels_numba._gram_nnls_numba`` is the same algorithm step by step, in loops (the same choices,
+    ties to the first index; sums may round differently in the last place).
+    """
+    p = idx.shape[0]
+    ones = np.ones(p)
+    x = np.zeros(p)
+    passive = np.zeros(p, dtype=np.bool_)
+    blocked = np.zeros(p, dtype=np.bool_)
+    grad = ones.copy()
+    tol = GRAM_NNLS_ULPS * p * 2.0**-52 * (np.max(w * w) + 1.0)  # the largest Gram entry is on the diagonal
+    it = 0
+    while it <= maxiter:
+        if np.count_nonzero(passive) > U.shape[0]:  # n + 1 independent columns span the space: nothing to add
+            break
+        g = np.where(passive | blocked, -np.inf, grad)
+        j = np.argmax(g)
+        if not g[j] > tol:
+            break
+        passive[j] = True
+        first = True
+        moved = False
+        while True:
+            it += 1
+            if it > maxiter:  # the limit: the caller gets no answer
+                break
+            P = np.flatnonzero(passive)
+            IP = idx[P]
+            s = _cholesky_solve_numpy(Gp[IP][:, IP] * np.outer(w[P], w[P]) + 1.0, ones[: P.shape[0]])
+            if first:
+                first = False
+                if not s[np.flatnonzero(P == j)[0]] > 0.0:  # no descent along the new column: aside until the point moves
+                    passive[j] = False
+                    blocked[j] = True
+                    break
+            xP = x[P]
+            neg = s <= 0.0
+            if not neg.any():
+                x[P] = s
+                moved = True
+                break
+            # the longest step that keeps the passive coefficients non-negative; it zeroes the one at qmin
+            ratio = np.where(neg, xP / np.where(neg, xP - s, 1.0), 2.0)
+            qmin = np.argmin(ratio)
+            xP = xP + ratio[qmin] * (s - xP)
+            out = xP <= UNIT_ZERO_TOL
+            out[qmin] = True
+            xP[out] = 0.0
+            x[P] = xP
+            passive[P[out]] = False
+            moved = True
+        if moved:
+            blocked[:] = False
+            P = np.flatnonzero(passive)  # the gradient A^T (b - A x), from the passive columns only
+            grad = ones - x.sum()
+            if P.shape[0] > 0:
+                grad = grad - w * ((x[P] * w[P]) @ Gp[idx[P]][:, idx])
+    P = np.flatnonzero(passive)
+    r = U[:, idx[P]] @ (x[P] * w[P]) if P.shape[0] > 0 else np.zeros(U.shape[0])
+    last = x.sum() - 1.0
+    return x, np.sqrt(r @ r + last * last), it
+
+
+def gram_nnls(idx: np.ndarray, w: np.ndarray, Gp: np.ndarray, U: np.ndarray, maxiter: int, *, kernel: str):
+    """The NNLS of the circuit search (:func:`_gram_nnls`): ``(x, residual)``, or None when it did not converge
+    (iteration limit, or a singular passive system).
+
+    ``kernel`` is ``"numba"`` (compiled) or ``"numpy"`` (the same code, interpreted).
+    """
+    try:
+        if kernel == "numba":
+            x, res, it = _nb()._gram_nnls_numba(idx, w, Gp, U, maxiter, GRAM_NNLS_ULPS, UNIT_ZERO_TOL)
+        else:
+            x, res, it = _gram_nnls(idx, w, Gp, U, maxiter)
+    except np.linalg.LinAlgError:
+        return None
+    if it > maxiter:
+        return None
+    return x, float(res)
+
+
+def capture_nnls(pool: bytes, fixed: bytes, npts: int, weight: float, Gp: np.ndarray, U: np.ndarray, *, kernel: str):
+    """The circuit search's NNLS on the points of a bit mask: ``(idx, x, residual)`` or None.
+
+    ``pool`` and ``fixed`` are bit masks of the ``npts`` points (little-endian bytes); the points of ``pool``
+    (``idx``, increasing) are the columns, those also in ``fixed`` weighted by ``weight``, and :func:`gram_nnls`
+    solves the problem with at most ``50 * len(idx)`` solves. None when ``pool`` has fewer than two points or
+    the solver gives no answer. With ``kernel="numba"`` the masks are read in the compiled call.
+    """
+    if kernel == "numba":
+        try:
+            idx, x, res, it = _nb()._capture_numba(
+                np.frombuffer(pool, np.uint8), np.frombuffer(fixed, np.uint8), npts, weight, Gp, U, GRAM_NNLS_ULPS,
+                UNIT_ZERO_TOL,
+            )  # fmt: skip
+        except np.linalg.LinAlgError:
+            return None
+        if idx.size < 2 or it > 50 * idx.size:
+            return None
+        return idx, x, float(res)
+    bits = np.unpackbits(np.frombuffer(pool, np.uint8), count=npts, bitorder="little")
+    idx = bits.nonzero()[0]
+    if idx.size < 2:
+        return None
+    on = np.unpackbits(np.frombuffer(fixed, np.uint8), count=npts, bitorder="little")[idx].view(bool)
+    got = gram_nnls(idx, np.where(on, weight, 1.0), Gp, U, 50 * idx.size, kernel=kernel)
+    return None if got is None else (idx, *got)

@@ -142,3 +142,164 @@ def _first_rectifying_numba(W, R, S, GY, n):  # pragma: no cover - compiled
             k += 1
         out[y] = k
     return out
+
+
+# ---------------------------------------------------------------------------------
+# the circuit search's NNLS (kernels._gram_nnls, step by step, in loops)
+# ---------------------------------------------------------------------------------
+
+
+@_numba.njit(cache=True, nogil=True)
+def _cholesky_solve(A, k, b):  # pragma: no cover - compiled
+    """``A[:k, :k]^-1 b`` by the Cholesky factor; LinAlgError when not positive definite."""
+    L = np.zeros((k, k))
+    for j in range(k):
+        d = A[j, j]
+        for q in range(j):
+            d -= L[j, q] * L[j, q]
+        if not d > 0.0:
+            raise np.linalg.LinAlgError("Matrix is not positive definite")
+        d = np.sqrt(d)
+        L[j, j] = d
+        for i in range(j + 1, k):
+            t = A[i, j]
+            for q in range(j):
+                t -= L[i, q] * L[j, q]
+            L[i, j] = t / d
+    y = np.empty(k)
+    for i in range(k):
+        t = b[i]
+        for q in range(i):
+            t -= L[i, q] * y[q]
+        y[i] = t / L[i, i]
+    for i in range(k - 1, -1, -1):
+        t = y[i]
+        for q in range(i + 1, k):
+            t -= L[q, i] * y[q]
+        y[i] = t / L[i, i]
+    return y
+
+
+@_numba.njit(cache=True, nogil=True)
+def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - compiled
+    p = idx.shape[0]
+    n = U.shape[0]
+    x = np.zeros(p)
+    passive = np.zeros(p, dtype=np.bool_)
+    blocked = np.zeros(p, dtype=np.bool_)
+    grad = np.ones(p)
+    ones = np.ones(p)
+    Pl = np.empty(p, dtype=np.int64)  # the passive positions, in increasing order
+    A = np.empty((p, p))
+    wmax = 0.0
+    for i in range(p):
+        if w[i] * w[i] > wmax:
+            wmax = w[i] * w[i]
+    tol = ulps * p * 2.0**-52 * (wmax + 1.0)
+    it = 0
+    k = 0
+    while it <= maxiter:
+        k = 0
+        for i in range(p):
+            k += passive[i]
+        if k > n:  # n + 1 independent passive columns span the space: nothing to add
+            break
+        j = -1
+        best = tol
+        for i in range(p):
+            if not passive[i] and not blocked[i] and grad[i] > best:
+                best = grad[i]
+                j = i
+        if j < 0:
+            break
+        passive[j] = True
+        first = True
+        moved = False
+        while True:
+            it += 1
+            if it > maxiter:  # the limit: the caller gets no answer
+                break
+            k = 0
+            for i in range(p):
+                if passive[i]:
+                    Pl[k] = i
+                    k += 1
+            for a in range(k):
+                ga = Gp[idx[Pl[a]]]
+                for c in range(k):
+                    A[a, c] = ga[idx[Pl[c]]] * (w[Pl[a]] * w[Pl[c]]) + 1.0
+            s = _cholesky_solve(A, k, ones)
+            if first:
+                first = False
+                sj = 0.0
+                for q in range(k):
+                    if Pl[q] == j:
+                        sj = s[q]
+                if not sj > 0.0:  # no descent along the new column: aside until the point moves
+                    passive[j] = False
+                    blocked[j] = True
+                    break
+            qmin = -1
+            alpha = 2.0
+            for q in range(k):
+                if s[q] <= 0.0:
+                    xq = x[Pl[q]]
+                    r = xq / (xq - s[q])
+                    if qmin < 0 or r < alpha:
+                        alpha = r
+                        qmin = q
+            moved = True
+            if qmin < 0:
+                for q in range(k):
+                    x[Pl[q]] = s[q]
+                break
+            for q in range(k):
+                i = Pl[q]
+                v = x[i] + alpha * (s[q] - x[i])
+                if q == qmin or v <= zero:
+                    x[i] = 0.0
+                    passive[i] = False
+                else:
+                    x[i] = v
+        if moved:
+            blocked[:] = False
+            total = 0.0
+            for i in range(p):
+                total += x[i]
+            for i in range(p):
+                grad[i] = 1.0 - total
+            for i in range(p):
+                if passive[i]:
+                    v = x[i] * w[i]
+                    gi = Gp[idx[i]]
+                    for c in range(p):
+                        grad[c] -= w[c] * v * gi[idx[c]]
+    r = np.zeros(n)
+    total = 0.0
+    for i in range(p):
+        if passive[i]:
+            total += x[i]
+            v = x[i] * w[i]
+            for a in range(n):
+                r[a] += U[a, idx[i]] * v
+    res = (total - 1.0) ** 2
+    for a in range(n):
+        res += r[a] * r[a]
+    return x, np.sqrt(res), it
+
+
+@_numba.njit(cache=True, nogil=True)
+def _capture_numba(pool, fixed, npts, weight, Gp, U, ulps, zero):  # pragma: no cover - compiled
+    """kernels.capture_nnls: the points of the bit masks read here, then :func:`_gram_nnls_numba`."""
+    idx = np.empty(npts, dtype=np.int64)
+    w = np.empty(npts)
+    p = 0
+    for i in range(npts):
+        if (pool[i >> 3] >> (i & 7)) & 1:
+            idx[p] = i
+            w[p] = weight if (fixed[i >> 3] >> (i & 7)) & 1 else 1.0
+            p += 1
+    if p < 2:
+        return idx[:p], np.zeros(p), 0.0, 0
+    x, res, it = _gram_nnls_numba(idx[:p], w[:p], Gp, U, 50 * p, ulps, zero)
+    return idx[:p], x, res, it

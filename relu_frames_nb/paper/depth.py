@@ -56,6 +56,8 @@ from typing import Any
 
 import numpy as np
 
+from .._util import kernels as _kernels
+from .._util.kernels import capture_nnls, resolve_kernel
 from .._util.lp import linprog_quiet, nnls_solve
 from .._util.pairs import pow2_scale
 from .._util.rational import barycentric
@@ -238,8 +240,12 @@ def small_circuit_certified(V: np.ndarray) -> bool:
 class _Search:
     """The branch and bound; points ``0..m-1`` are the rows, ``m..2m-1`` their negatives (for removed rows)."""
 
-    def __init__(self, P: np.ndarray, P0: np.ndarray, k: int, kept: int, deadline: float, tick: Any = None) -> None:
+    def __init__(
+        self, P: np.ndarray, P0: np.ndarray, k: int, kept: int, deadline: float, tick: Any = None, kernel: str = "scipy"
+    ) -> None:
         self.tick = tick
+        self.kernel = kernel  # the NNLS of capture: "numba" or "numpy" (gram_nnls), or "scipy" (SciPy's NNLS)
+        self.gram: np.ndarray | None = None  # U^T U of the unit points, for gram_nnls (made on first use)
         self.m, self.n = P.shape
         self.P0 = np.vstack([P0, -P0])  # the caller's rows (and their exact negatives): circuits are verified on them
         self.k = k
@@ -269,22 +275,38 @@ class _Search:
         raw = np.frombuffer(bits.to_bytes(self.nbytes, "little"), dtype=np.uint8)
         return np.unpackbits(raw, count=2 * self.m, bitorder="little").nonzero()[0]
 
+    def _bitmask(self, support: np.ndarray) -> int:
+        """The bit mask of the points ``support`` (``int(sum(self.bits[support]))`` in fewer steps)."""
+        on = np.zeros(8 * self.nbytes, dtype=bool)
+        on[support] = True
+        return int.from_bytes(np.packbits(on, bitorder="little").tobytes(), "little")
+
     def capture(self, pool: int, fixed: int) -> int | None:
         """A verified circuit among the points of ``pool`` (a bit mask), ``fixed`` ones preferred; None if none."""
-        idx = self._indices(pool)
-        if idx.size < 2:
-            return None
-        w = np.where(self._mask(fixed)[idx], KEPT_WEIGHT, 1.0) if fixed else np.ones(idx.size)
-        M = self.M[:, idx] * w  # the points of idx, fixed ones scaled up (the last row is reset to ones)
-        M[-1] = 1.0
-        try:
-            lam, res = nnls_solve(M, self.b, 50 * idx.size)
-        except RuntimeError:  # pragma: no cover - iteration limit: treat as no circuit found
-            return None
+        if self.kernel == "scipy":
+            idx = self._indices(pool)
+            if idx.size < 2:
+                return None
+            w = np.where(self._mask(fixed)[idx], KEPT_WEIGHT, 1.0) if fixed else np.ones(idx.size)
+            M = self.M[:, idx] * w  # the points of idx, fixed ones scaled up (the last row is reset to ones)
+            M[-1] = 1.0
+            try:
+                lam, res = nnls_solve(M, self.b, 50 * idx.size)
+            except RuntimeError:  # pragma: no cover - iteration limit: treat as no circuit found
+                return None
+        else:
+            if self.gram is None:
+                U = np.ascontiguousarray(self.M[:-1])
+                self.gram = U.T @ U
+            got = capture_nnls(pool.to_bytes(self.nbytes, "little"), fixed.to_bytes(self.nbytes, "little"), 2 * self.m,
+                               KEPT_WEIGHT, self.gram, self.M[:-1], kernel=self.kernel)  # fmt: skip
+            if got is None:  # fewer than two points, the iteration limit or a singular system: no circuit found
+                return None
+            idx, lam, res = got
         if res > CIRCUIT_RESIDUAL_TOL:
             return None
         support = idx[lam > UNIT_ZERO_TOL]
-        mask = int(sum(self.bits[support]))
+        mask = self._bitmask(support)
         ok = self.verified.get(mask)
         if ok is None:
             if support.size == self.n + 1:
@@ -384,7 +406,7 @@ class _Search:
 
 
 def halfspace_depth_at_least(
-    points: Any, k: int, *, kept: Any = None, time_limit: float | None = None, tick: Any = None
+    points: Any, k: int, *, kept: Any = None, time_limit: float | None = None, tick: Any = None, kernel: str = "auto"
 ) -> DepthSearch:
     r"""Decide whether the half-space depth of the origin among ``points`` exceeds ``k`` (see the module docstring).
 
@@ -401,6 +423,12 @@ def halfspace_depth_at_least(
     tick : callable, optional
         Called with the number of nodes every 64 nodes (progress, or a budget that may stop the search
         by raising).
+    kernel : {"auto", "numba", "numpy", "scipy"}
+        The solver of the search's least-squares problems: the compiled kernel (``"numba"``, what ``"auto"``
+        picks when numba is installed and ``RELU_FRAMES_NO_NUMBA`` is not set), the same algorithm in numpy
+        (a reference, about ten times slower than SciPy), or SciPy's NNLS (the solver before the kernel, and
+        what ``"auto"`` picks without numba). Every verdict is proved the same way whichever runs; the search's
+        path, and so its node count, can differ where a least-squares problem has several solutions.
 
     Returns
     -------
@@ -416,9 +444,13 @@ def halfspace_depth_at_least(
     'shallow'
     """
     t0 = time.perf_counter()
+    if kernel not in ("auto", "numba", "numpy", "scipy"):
+        raise InputError(f"kernel must be 'auto', 'numba', 'numpy' or 'scipy'; got {kernel!r}.")
+    # without numba, "auto" keeps SciPy's NNLS: the same algorithm interpreted ("numpy") is about ten times slower
+    kernel = ("numba" if _kernels.HAVE_NUMBA else "scipy") if kernel == "auto" else resolve_kernel(kernel)
     P, P0, k, kept_mask, deadline = _prepare(points, k, kept, time_limit, t0)
     m, n = P0.shape
-    search = _Search(P, P0, k, kept_mask, deadline, tick)
+    search = _Search(P, P0, k, kept_mask, deadline, tick, kernel)
     try:
         T = search.run(0, kept_mask)
     except TimeoutError:

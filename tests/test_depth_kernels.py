@@ -1,0 +1,165 @@
+"""The circuit search's NNLS kernels (relu_frames_nb._util.kernels.gram_nnls) against SciPy's NNLS.
+
+The half-space depth search (relu_frames_nb.paper.depth) can solve its least-squares problems with the
+compiled kernel (numba), the same algorithm in numpy, or SciPy's NNLS (the solver before the kernel). Every
+verdict is proved outside the solver, so the three must agree on every layer; on these layers they also take
+the same path (node counts). Brute force for the compiled path is tests/test_depth.py (it runs with "auto").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import nnls
+
+from relu_frames_nb._util import kernels
+from relu_frames_nb.errors import InputError
+from relu_frames_nb.paper.depth import halfspace_depth_at_least
+from relu_frames_nb.paper.zero_bias import tukey_depth_origin
+
+KERNELS = ["numba", "numpy", "scipy"] if kernels.HAVE_NUMBA else ["numpy", "scipy"]
+
+
+def _lifted(W, alpha):
+    """A biased layer on R^n as a depth question: the lifted rows and the kept point -e_{n+1}."""
+    m, n = W.shape
+    cap = np.zeros((1, n + 1))
+    cap[0, n] = -1.0
+    return np.vstack([np.hstack([W, -alpha[:, None]]), cap]), [m]
+
+
+def _layers():
+    """(name, points, k, kept): zero-bias Gaussian layers at m = 7n and 5n, and biased layers on R^n."""
+    out = []
+    for n in range(4, 9):
+        for seed in range(4):
+            ratio = 7 if seed < 3 else 5
+            W = np.random.default_rng(100 * n + seed).standard_normal((ratio * n, n))
+            out.append((f"zero bias n={n} m={ratio * n} seed={seed}", W, n - 1, None))
+    for n in range(3, 7):
+        for seed in range(3):
+            rng = np.random.default_rng(500 + 10 * n + seed)
+            W = rng.standard_normal((6 * n, n))
+            alpha = rng.normal(-0.3, 0.4, 6 * n)
+            points, kept = _lifted(W, alpha)
+            out.append((f"bias on R^n n={n} seed={seed}", points, n - 1, kept))
+    return out
+
+
+def _check(res, points, kept):
+    """The certificate of a verdict holds: a shallow answer's direction separates the rows not removed."""
+    if res.status == "shallow":
+        rest = np.setdiff1d(np.arange(points.shape[0]), res.removal)
+        assert len(res.removal) <= res.k and np.all(points[rest] @ res.direction < 0)
+        assert not set(kept or []) & set(res.removal)
+
+
+def test_the_kernels_give_the_same_verdicts_on_32_layers():
+    layers = _layers()
+    assert len(layers) >= 30
+    statuses = set()
+    for name, points, k, kept in layers:
+        got = {kern: halfspace_depth_at_least(points, k, kept=kept, kernel=kern, time_limit=120) for kern in KERNELS}
+        for kern, res in got.items():
+            assert res.status in ("deep", "shallow"), (name, kern, res.status)
+            _check(res, points, kept)
+        assert len({res.status for res in got.values()}) == 1, (name, {kk: r.status for kk, r in got.items()})
+        # the same algorithm compiled and interpreted takes the same path; SciPy's did too on every one of these
+        assert len({res.nodes for res in got.values()}) == 1, (name, {kk: r.nodes for kk, r in got.items()})
+        statuses.add(got["scipy"].status)
+    assert statuses == {"deep", "shallow"}  # both answers occur
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_the_kernels_agree_with_exhaustive_enumeration(n):
+    for seed in range(3):
+        W = np.random.default_rng(900 + 10 * n + seed).standard_normal((4 * n, n))
+        d = tukey_depth_origin(W).depth
+        for k in range(max(0, d - 1), d + 1):
+            for kern in KERNELS:
+                res = halfspace_depth_at_least(W, k, kernel=kern)
+                assert res.status == ("deep" if d > k else "shallow"), (n, seed, k, d, kern)
+                _check(res, W, None)
+
+
+@pytest.mark.parametrize("kern", [k for k in KERNELS if k != "scipy"])
+def test_gram_nnls_finds_scipys_solution(kern):
+    # the circuit search's problems: columns (w_j u_j, 1) of unit points, right-hand side e_{n+1}
+    rng = np.random.default_rng(4)
+    for trial in range(60):
+        n = int(rng.integers(2, 10))
+        N = int(rng.integers(2, 12 * n))
+        U = rng.standard_normal((N, n))
+        U /= np.linalg.norm(U, axis=1)[:, None]
+        Ut = np.ascontiguousarray(U.T)
+        Gp = U @ U.T
+        idx = np.sort(rng.choice(N, int(rng.integers(2, N + 1)), replace=False)).astype(np.int64)
+        w = np.where(rng.random(idx.size) < 0.2, 20.0, 1.0)
+        got = kernels.gram_nnls(idx, w, Gp, Ut, 50 * idx.size, kernel=kern)
+        assert got is not None, trial
+        x, res = got
+        M = np.vstack([Ut[:, idx] * w, np.ones(idx.size)])
+        b = np.zeros(n + 1)
+        b[-1] = 1.0
+        x0, r0 = nnls(M, b, maxiter=50 * idx.size)
+        assert np.all(x >= 0) and np.count_nonzero(x) <= n + 1  # independent columns in R^{n+1}
+        assert abs(res - r0) <= 1e-9, (trial, res, r0)
+        assert abs(res - np.linalg.norm(M @ x - b)) <= 1e-12  # the residual is the solution's own
+        assert np.flatnonzero(x > 1e-12).tolist() == np.flatnonzero(x0 > 1e-12).tolist(), trial
+
+
+def test_a_small_bias_gives_the_same_verdict_with_every_kernel():
+    # the lifted rows (w, -1e-3 z) nearly lie in a hyperplane: the compiled kernel once added a seventh column to
+    # six passive ones in R^6, and its rounded solution held 7 points, a "circuit" no proof accepts (undetermined)
+    rng = np.random.default_rng(6)
+    W, z = rng.standard_normal((22, 4)), rng.standard_normal(22)
+    points, kept = _lifted(W, 1e-3 * z)
+    for kern in KERNELS:
+        assert halfspace_depth_at_least(points, 3, kept=kept, kernel=kern).status == "deep", kern
+
+
+def test_the_iteration_limit_gives_no_answer():
+    rng = np.random.default_rng(5)
+    U = rng.standard_normal((40, 5))
+    U /= np.linalg.norm(U, axis=1)[:, None]
+    idx = np.arange(40, dtype=np.int64)
+    args = (idx, np.ones(40), U @ U.T, np.ascontiguousarray(U.T))
+    for kern in [k for k in KERNELS if k != "scipy"]:
+        assert kernels.gram_nnls(*args, 200, kernel=kern)[1] < 1e-12  # the origin is captured after 6 solves
+        assert kernels.gram_nnls(*args, 6, kernel=kern) is not None
+        for limit in (1, 3, 5):
+            assert kernels.gram_nnls(*args, limit, kernel=kern) is None
+
+
+def test_kernel_choice(monkeypatch):
+    square = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=float)
+    with pytest.raises(InputError, match="kernel must be"):
+        halfspace_depth_at_least(square, 1, kernel="fortran")
+    monkeypatch.setattr(kernels, "HAVE_NUMBA", False)  # as with RELU_FRAMES_NO_NUMBA=1
+    with pytest.raises(InputError, match="kernel must be"):
+        halfspace_depth_at_least(square, 1, kernel="numba")
+    assert halfspace_depth_at_least(square, 1, kernel="auto").deep  # SciPy's NNLS
+    assert halfspace_depth_at_least(square, 2, kernel="numpy").status == "shallow"
+
+
+def test_capture_nnls_reads_the_bit_masks_like_the_numpy_path():
+    rng = np.random.default_rng(6)
+    U = rng.standard_normal((30, 4))
+    U /= np.linalg.norm(U, axis=1)[:, None]
+    Ut, Gp = np.ascontiguousarray(U.T), U @ U.T
+    for trial in range(40):
+        pool = int(rng.integers(0, 2**30)) if trial else 1 << 7  # the first: one point only
+        fixed = int(rng.integers(0, 2**30)) & pool if trial % 2 else 0
+        got = {kern: kernels.capture_nnls(pool.to_bytes(4, "little"), fixed.to_bytes(4, "little"), 30, 20.0, Gp, Ut,
+                                          kernel=kern) for kern in KERNELS if kern != "scipy"}  # fmt: skip
+        if trial == 0:
+            assert all(g is None for g in got.values())
+            continue
+        idx0 = [i for i in range(30) if pool >> i & 1]
+        for idx, x, res in got.values():
+            assert idx.tolist() == idx0
+            w = np.where([fixed >> i & 1 for i in idx0], 20.0, 1.0)
+            M = np.vstack([Ut[:, idx] * w, np.ones(len(idx0))])
+            assert abs(res - np.linalg.norm(M @ x - np.eye(5)[4])) <= 1e-12
+        supports = {kern: np.flatnonzero(g[1] > 1e-12).tolist() for kern, g in got.items()}
+        assert len({tuple(s) for s in supports.values()}) == 1, (trial, supports)
