@@ -3,7 +3,8 @@
 The half-space depth search (relu_frames_nb.paper.depth) can solve its least-squares problems with the
 compiled kernel (numba), the same algorithm in numpy, or SciPy's NNLS (the solver before the kernel). Every
 verdict is proved outside the solver, so the three must agree on every layer; on these layers they also take
-the same path (node counts). Brute force for the compiled path is tests/test_depth.py (it runs with "auto").
+the same path (node counts). Brute force: each kernel against exhaustive Tukey enumeration below ("auto" compiles
+only from dimension COMPILED_MIN_DIM on, so tests/test_depth.py runs SciPy's NNLS on its small layers).
 """
 
 from __future__ import annotations

@@ -237,6 +237,11 @@ def small_circuit_certified(V: np.ndarray) -> bool:
     return all(v >= 0 for v in lam)
 
 
+#: the least dimension for which ``kernel="auto"`` compiles the search's least squares (numba): from here on a
+#: search can take seconds (n = 12: 2.4-2.6x less CPU measured), below it the compilation would dominate
+COMPILED_MIN_DIM = 9
+
+
 class _Search:
     """The branch and bound; points ``0..m-1`` are the rows, ``m..2m-1`` their negatives (for removed rows)."""
 
@@ -425,7 +430,8 @@ def halfspace_depth_at_least(
         by raising).
     kernel : {"auto", "numba", "numpy", "scipy"}
         The solver of the search's least-squares problems: the compiled kernel (``"numba"``, what ``"auto"``
-        picks when numba is installed and ``RELU_FRAMES_NO_NUMBA`` is not set), the same algorithm in numpy
+        picks when numba is installed, ``RELU_FRAMES_NO_NUMBA`` is not set and the dimension is at least
+        :data:`COMPILED_MIN_DIM`), the same algorithm in numpy
         (a reference, about ten times slower than SciPy), or SciPy's NNLS (the solver before the kernel, and
         what ``"auto"`` picks without numba). Every verdict is proved the same way whichever runs; the search's
         path, and so its node count, can differ where a least-squares problem has several solutions.
@@ -446,10 +452,15 @@ def halfspace_depth_at_least(
     t0 = time.perf_counter()
     if kernel not in ("auto", "numba", "numpy", "scipy"):
         raise InputError(f"kernel must be 'auto', 'numba', 'numpy' or 'scipy'; got {kernel!r}.")
-    # without numba, "auto" keeps SciPy's NNLS: the same algorithm interpreted ("numpy") is about ten times slower
-    kernel = ("numba" if _kernels.HAVE_NUMBA else "scipy") if kernel == "auto" else resolve_kernel(kernel)
+    if kernel != "auto":
+        kernel = resolve_kernel(kernel)
     P, P0, k, kept_mask, deadline = _prepare(points, k, kept, time_limit, t0)
     m, n = P0.shape
+    if kernel == "auto":
+        # without numba, "auto" keeps SciPy's NNLS (the same algorithm interpreted, "numpy", is about ten times
+        # slower); below COMPILED_MIN_DIM too, where a search takes well under a second and the first call's
+        # compilation (1.5-5 s) would cost more than it saves, inside the caller's time limit
+        kernel = "numba" if _kernels.HAVE_NUMBA and n >= COMPILED_MIN_DIM else "scipy"
     search = _Search(P, P0, k, kept_mask, deadline, tick, kernel)
     try:
         T = search.run(0, kept_mask)
