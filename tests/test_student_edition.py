@@ -236,6 +236,8 @@ def test_the_editions_checkers_hold_no_answer_helper_and_no_answer(edition):
                 assert text not in everything, (ex, text)
     assert '"5.3"' in files[edition / "exercises" / "_keys.json"]
     assert "[4]" not in files[edition / "exercises" / "_keys.json"]
+    # nor an answer said in words: 2.3's verdicts were a literal success message in the checker's source
+    assert not [p.name for p, text in files.items() if "b: not injective" in text]
 
 
 def test_the_editions_self_checks_accept_the_answers_and_reveal_none(edition):

@@ -186,6 +186,8 @@ def check_2_3(answer):
             return False, (f"{'one' if wrong == 1 else wrong} of the three verdicts {'is' if wrong == 1 else 'are'} not "
                            "right; for each layer rf.check(layer, K) gives the verdict and its reason (.text): read "
                            "it, and explain it with the frame and the bias")  # fmt: skip
-        return True, "a: injective (the triangle's maximal bias), b: not injective, c: injective (a ± basis)"
+        # said from the answer itself: a literal here would put the three verdicts in the student edition's source
+        said = ", ".join(f"{name}: {'injective' if g else 'not injective'}" for name, g in zip(cases, got))
+        return True, f"{said}; rf.check(layer, K).text gives each reason"
 
     return report("2.3", answer, verify)
