@@ -241,7 +241,7 @@ def student_notebook(nb, name: str = ""):
 #: the checks of the teacher's modules that compute the answer they compare with, and the private helpers doing it:
 #: the edition leaves them out and imports the same-named check from ``exercises/_selfcheck.py`` (an answer key)
 EDITION_CHECKS = {
-    "nb02": ("check_2_2", "_outer_radius"),
+    "nb02": ("check_2_2", "_outer_radius", "_vertices", "_nonspanning_direction"),
     "nb04": ("check_4_1", "_largest_ball"),
     "nb05": ("check_5_1", "check_5_3", "_max_constant_bias_ball", "_k_sharp_5_3"),
     "nb10": ("check_10_3", "_A_alpha", "_A_alpha_grid", "_A_ALPHA"),

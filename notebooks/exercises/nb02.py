@@ -7,7 +7,8 @@
 The planar geometry used by the checkers is exact: a point ``p`` lies in the closure of the
 set of non-rectifying points iff one of the open cells of the line arrangement
 ``<x, phi_i> = alpha_i`` next to ``p`` has an active set that does not span. The cells next to
-``p`` are read off the directions around ``p`` (:func:`_nonspanning_direction`).
+``p`` are read off the directions around ``p``. The student edition leaves this geometry out: with it,
+the 2.2 radius is a loop over the arrangement's vertices.
 """
 
 from __future__ import annotations
@@ -56,17 +57,6 @@ def _nonspanning_direction(layer: rf.ReLULayer, p, tol: float = 1e-9):
         if not (active.any() and np.linalg.matrix_rank(phi[active]) == 2):
             return d
     return None
-
-
-def _beside(layer: rf.ReLULayer, p, d) -> np.ndarray:
-    """A point ``p + t d`` inside the open cell next to ``p`` in direction ``d`` (no other line crossed)."""
-    phi, a = layer.frame.vectors, layer.alpha
-    g = np.abs(phi @ p - a)
-    far = g > 1e-9 * max(1.0, float(np.linalg.norm(p)))
-    t = 1e-8 * max(1.0, float(np.linalg.norm(p)))
-    if far.any():
-        t = min(t, 0.5 * float(np.min(g[far] / np.linalg.norm(phi[far], axis=1))))
-    return p + t * d
 
 
 def _vertices(layer: rf.ReLULayer) -> np.ndarray:

@@ -6,7 +6,7 @@
 
 The exact radius of 4.1 is computed here by candidates (0, the feet of the perpendiculars from 0
 on the lines <x, phi_i> = alpha_i, their intersections) and the cells next to each candidate
-(``exercises.nb02._nonspanning_direction``), independently of the LP version in the notebook.
+(the exact planar geometry of ``exercises.nb02``), independently of the LP version in the notebook.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import relu_frames_nb as rf
 
 from . import element_numbers, elements, report
 from . import vec as _vec
-from .nb02 import _nonspanning_direction, _unit_rows, _vertices
+from .nb02 import _unit_rows
 
 __all__ = ["layer_4_1", "frame_4_2", "ALPHA_4_2", "X_4_2", "check_4_1", "check_4_2", "check_4_3"]
 
@@ -34,6 +34,7 @@ def layer_4_1() -> rf.ReLULayer:
 
 def _largest_ball(L: rf.ReLULayer):
     """``(r*, p, d)``: r* = dist(0, complement of K*_alpha), attained at p; p + t d is not rectifying."""
+    from .nb02 import _nonspanning_direction, _vertices
     phi, a = L.frame.vectors, L.alpha
     feet = a[:, None] * phi / np.sum(phi**2, axis=1)[:, None]
     best = (np.inf, None, None)
