@@ -50,7 +50,7 @@ extensions = [
     "numpydoc",
     "sphinx.ext.mathjax",
 ]
-exclude_patterns = ["_build", "_vendor", "jupyter_execute", "**/.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_templates", "_vendor", "jupyter_execute", "**/.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]
 templates_path = [str(BOOK / "_templates")]  # absolute: autosummary reads it from the source folder (student-src too)
 
 # --- notebooks: stored outputs, never executed -----------------------------------------------
