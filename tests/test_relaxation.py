@@ -151,11 +151,14 @@ def test_a_point_on_a_face_of_a_hull_is_pulled_inside_before_the_pair():
 
 def test_each_witness_names_the_search_that_found_it():
     """A pair the samples find says "samples" (it used to carry the name of a MILP that never ran); one the
-    relaxation finds with no samples says "LP relaxation"."""
+    relaxation finds with no samples says "LP relaxation"; through rf.check, the stage before the engine that
+    finds this one (the rows active at the box's centre do not span) says "interior point"."""
     W = np.random.default_rng(0).standard_normal((12, 4))
     L = rf.ReLULayer(W, 0.3)  # every row off near the centre: the samples find a pair at once
     v = rf.check(L, Box(-1, 1, n=4), method="exact", time_limit=20)
-    assert v.status == "not injective" and v.method == "exact (samples)"
+    assert v.status == "not injective" and v.method == "interior point"
     P = normalise(W, L.alpha, Box(-1, 1, n=4))
+    res = solve_exact(P.W, P.alpha, P.K, budget=Budget(20), rng=np.random.default_rng(0))
+    assert res.status == "not injective" and res.method == "samples"
     res = solve_exact(P.W, P.alpha, P.K, budget=Budget(20), rng=np.random.default_rng(0), n_samples=0)
     assert res.status == "not injective" and res.method == "LP relaxation"
