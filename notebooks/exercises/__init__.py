@@ -34,7 +34,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Feedback", "NotYetRight", "report", "solution", "NOT_ANSWERED", "close", "vec", "elements", "element_numbers", "pair_problem"]
+__all__ = ["Feedback", "NotYetRight", "report", "solution", "NOT_ANSWERED", "close", "vec", "elements", "element_numbers",
+           "pair_problem"]
 
 #: the text a checker prints for an answer left as ``None``
 NOT_ANSWERED = "not yet answered"
