@@ -222,3 +222,12 @@ def test_the_shipped_full_run_is_the_full_preset_and_its_verdicts_reproduce():
             W, z = full.layer(n, m, t)
             assert (_data_depth(W) >= n) == (want == ex.INJECTIVE), (n, m, t)
             assert _decide(W, z, 60.0)[0] == biased[k, t], (n, m, t)
+
+
+def test_a_run_with_other_dimensions_resumes_from_the_same_cache(tmp_path):
+    """``--n 3`` and then ``--n 3,4``: the second run reads every layer of n = 3 from the cache."""
+    kw = dict(points=4, layers=6, bias_max_n=0, ball_max_n=0, seed=5, cache_dir=tmp_path / "cache", max_workers=1)
+    first = ex.threshold(n_values=[3], **kw)
+    both = ex.threshold(n_values=[3, 4], **kw)
+    assert both.info["cached"] == first.info["tasks"] and both.info["tasks"] > first.info["tasks"]
+    np.testing.assert_array_equal(both.status[both.n == 3], first.status)

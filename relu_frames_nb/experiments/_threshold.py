@@ -551,12 +551,15 @@ def threshold(
         "bias": "sigma * z, z standard normal, one z per layer; the ball is the unit ball",
     }
     executor = check_executor(executor)
-    cache = Cache(cache_dir, "threshold", params, required=("status", "seconds", "nodes"))
+    # the dimensions are not part of a task's key: a run with ``--n 14`` and a later one with ``--n 14,16`` (or
+    # the default sizes) share every layer they both ask, so changing the dimensions resumes, not restarts
+    shared = {key: value for key, value in params.items() if key != "n_values"}
+    cache = Cache(cache_dir, "threshold", shared, required=("status", "seconds", "nodes"))
     configs, tasks = [], []
     for n in params["n_values"]:
         large = n >= LARGE_FROM
         for m in _m_values(n, pts, large):
-            spec = dict(params, n=n, m=m, layers=L_large if large else L, with_bias=n <= params["bias_max_n"],
+            spec = dict(shared, n=n, m=m, layers=L_large if large else L, with_bias=n <= params["bias_max_n"],
                         with_ball=n <= min(params["bias_max_n"], params["ball_max_n"]))  # fmt: skip
             configs.append(spec)
             # a task is a run of layers (one layer at large n), cached as it finishes: an interrupted run resumes
