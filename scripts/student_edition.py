@@ -241,11 +241,14 @@ def student_notebook(nb, name: str = ""):
 #: the checks of the teacher's modules that compute the answer they compare with, and the private helpers doing it:
 #: the edition leaves them out and imports the same-named check from ``exercises/_selfcheck.py`` (an answer key)
 EDITION_CHECKS = {
-    "nb02": ("check_2_2", "_outer_radius", "_vertices", "_nonspanning_direction"),
+    "nb01": ("check_1_2",),
+    "nb02": ("check_2_2", "check_2_3", "_outer_radius", "_vertices", "_nonspanning_direction"),
     "nb04": ("check_4_1", "_largest_ball"),
-    "nb05": ("check_5_1", "check_5_3", "_max_constant_bias_ball", "_k_sharp_5_3"),
+    "nb05": ("check_5_1", "check_5_2", "check_5_3", "_max_constant_bias_ball", "_k_sharp_5_3"),
+    "nb07": ("check_7_1", "check_7_3"),
     "nb10": ("check_10_3", "_A_alpha", "_A_alpha_grid", "_A_ALPHA"),
-    "nb11": ("check_11_2", "_omni_t_star"),
+    "nb11": ("check_11_2", "check_11_3", "_omni_t_star"),
+    "nb12": ("check_12_1",),
 }
 
 #: the answer helpers of the teacher's checkers: none of these names is in the edition
@@ -328,7 +331,92 @@ def answer_keys(salt: str | None = None) -> dict:
     t_star = nb["nb11"]._omni_t_star(nb["nb11"].frame_11_2())
     tol = 1e-9 + 1e-6 * abs(t_star)
     put("11.2", sc.grid_texts(t_star - tol, t_star + tol, digits=7))
+    _more_keys(nb, put, sc)
     return {"salt": salt, "exercises": keys}
+
+
+def _accepted(check, candidates: list) -> list:
+    """The candidates the teacher's ``check`` calls correct (run silently)."""
+    import exercises
+
+    exercises._QUIET[0] = True
+    try:
+        return [c for c in candidates if check(c).correct]
+    finally:
+        exercises._QUIET[0] = False
+
+
+def _more_keys(nb: dict, put, sc) -> None:
+    """The keys of the checks whose teacher's version computes its answer with the library's public calls."""
+    import importlib
+    import itertools
+    import json
+
+    import numpy as np
+
+    import relu_frames_nb as rf
+
+    nb01, nb02, nb05, nb07, nb11, nb12 = (importlib.import_module(f"exercises.{m}")
+                                          for m in ("nb01", "nb02", "nb05", "nb07", "nb11", "nb12"))  # fmt: skip
+    # 1.2: every set of rows is a candidate; the rows of the PyTorch reading (<x, w_i> >= b_i) get their hint
+    W, b, x = np.asarray(nb01.W_1_2), np.asarray(nb01.B_1_2), np.asarray(nb01.X_1_2)
+    subsets = [list(c) for k in range(len(b) + 1) for c in itertools.combinations(range(1, len(b) + 1), k)]
+    right = _accepted(nb01.check_1_2, subsets)
+    put("1.2", [sc.elements_text([i - 1 for i in r]) for r in right], {
+        "these are the rows with <x, w_i> >= b_i; if you compared with b_i: the paper's bias is alpha = -b "
+        "(ReLU(Wx + b) = ReLU(Wx - alpha)), so compare <x, w_i> with -b_i": [sc.elements_text(np.flatnonzero(W @ x >= b))],
+    })  # fmt: skip
+    # 2.3: the three verdicts; a wrong answer is told how many of them are wrong, not which
+    truth = [rf.check(layer, K).status == "injective" for layer, K in nb02.layers_2_3().values()]
+    wrong: dict[str, list[str]] = {}
+    for guess in itertools.product([False, True], repeat=len(truth)):
+        n = sum(g != t for g, t in zip(guess, truth))
+        if n:
+            hint = (f"{'one' if n == 1 else n} of the three verdicts {'is' if n == 1 else 'are'} not right; for each layer "
+                    "rf.check(layer, K) gives the verdict and its reason (.text): read it, and explain it with the "
+                    "frame and the bias")  # fmt: skip
+            wrong.setdefault(hint, []).append(json.dumps(list(guess)))
+    put("2.3", [json.dumps(truth)], wrong)
+    # 5.2: every basis of three elements the teacher's check accepts
+    triples = [list(c) for c in itertools.combinations(range(1, nb05.frame_5_2().m + 1), 3)]
+    put("5.2", [sc.elements_text([i - 1 for i in r]) for r in _accepted(nb05.check_5_2, triples)])
+    # 7.1: the completion of App. B, section 2 and its polytope bias on the donut (the misreadings with their hints)
+    F71c = rf.complete_omnidirectional(nb07.frame_7_1())
+    s, r = nb07.SHELL_7_1
+    bias = rf.polytope_bias(F71c, rf.Shell(3, s, r)).values
+    a_S = rf.polytope_bias(F71c, rf.Sphere(3)).values
+    put("7.1 frame", sc.vector_texts(F71c.vectors[-1], 1e-8, 6))
+    put("7.1", sc.vector_texts(bias, 1e-8, 6), {
+        "this is the printed formula (iii), r^-1 min{s, alpha_S}; see the erratum in section 4":
+            sc.vector_texts(np.minimum(s, a_S) / r, 1e-8, 6),
+        "this is the bias on the unit sphere; scale it to the donut (whether r a or s a applies depends on the sign of a)":
+            sc.vector_texts(a_S, 1e-8, 6),
+    })  # fmt: skip
+    # 7.3: the largest hole radius (7 digits, np.isclose's tolerance); the misreadings at 3 digits
+    P = rf.inscribing_polytope(nb07.frame_7_3())
+    holes = np.sqrt(2 - 2 * P.offsets)
+    rho = float(holes.max())
+    tol = 1e-8 + 1e-6 * rho
+    put("7.3", sc.grid_texts(rho - tol, rho + tol, digits=7))
+    put("7.3 misreadings", [], {
+        "that is the smallest hole radius; the covering radius is the largest one": [sc.significant_text(holes.min(), 3)],
+        "that is a facet offset b_F; the hole radius of a facet is sqrt(2 - 2 b_F)":
+            [sc.significant_text(P.offsets.min(), 3), sc.significant_text(P.offsets.max(), 3)],
+        "that is the angular (geodesic) radius of the largest cap; the kit's radius is Euclidean":
+            [sc.significant_text(np.arccos(P.offsets.min()), 3)],
+    })  # fmt: skip
+    # 11.3: formula (i) entry by entry, and Algorithm 2 with its hint
+    from relu_frames_nb.paper import reference
+
+    P = rf.inscribing_polytope(nb11.frame_11_3())
+    put("11.3", sc.vector_texts(rf.polytope_bias(P, "boundary").values, 1e-10, 8), {
+        "this is Algorithm 2 (minimum over all pairs of each facet); formula (i) takes only the pairs that contain phi_i":
+            sc.vector_texts(reference.algorithm_2(P), 1e-10, 8),
+    })  # fmt: skip
+    # 12.1: the pentagon's largest bias on the sphere, read to 3 decimals (or given in full, to 6)
+    best = float(rf.polytope_bias(rf.zoo.get("pentagon"), rf.Sphere(2)).values.min())
+    put("12.1", sc.grid_texts(best - nb12._SLIDER_TOL, best + 1e-9, decimals=3)
+        + sorted({sc.decimals_text(best + d, 6) for d in (-1e-9, 0.0, 1e-9)}))  # fmt: skip
 
 
 def write_edition_checkers(src_exercises: Path, out_exercises: Path) -> list[str]:

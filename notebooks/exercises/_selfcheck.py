@@ -1,7 +1,9 @@
 """Self-checks of the student edition: right or wrong, without the answer in the edition.
 
 The teacher's checkers of some exercises compute the answer to compare with (the largest ball, the
-largest constant bias, ...). The student edition (``scripts/student_edition.py``) leaves those
+largest constant bias, ...), with private helpers or with the library's public calls that the notebooks
+teach (an active set, a polytope bias, the verdicts of ``rf.check``): a student reading such a checker
+learns the call that gives the answer. The student edition (``scripts/student_edition.py``) leaves those
 computations out and puts the checks of this module in their place. Each one
 
 * first looks for what it can show without knowing the answer: a point that proves a radius or a bias
@@ -23,6 +25,7 @@ teacher's checkers run outside the student's notebook (``scripts/grade.py``).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 from functools import lru_cache
@@ -61,6 +64,24 @@ def significant_text(x: float, digits: int) -> str:
 def elements_text(indices) -> str:
     """0-based element indices as the key writes them: the sorted numbers counted from 1."""
     return json.dumps(sorted(int(i) + 1 for i in indices))
+
+
+def vector_text(values, decimals: int) -> str:
+    """A vector written entry by entry with ``decimals`` decimals."""
+    return json.dumps([decimals_text(v, decimals) for v in np.ravel(np.asarray(values, dtype=float))])
+
+
+def vector_texts(values, tol: float, decimals: int, limit: int = 4096) -> list[str]:
+    """The canonical texts of the vectors whose entries lie within ``tol`` of ``values`` (``tol`` well below a step).
+
+    An entry next to a rounding boundary has two texts; when their product exceeds ``limit`` only the nearest
+    text of each entry is kept.
+    """
+    v = np.ravel(np.asarray(values, dtype=float))
+    choices = [sorted({decimals_text(x + d, decimals) for d in (-tol, 0.0, tol)}) for x in v]
+    if math.prod(len(c) for c in choices) > limit:
+        choices = [[decimals_text(x, decimals)] for x in v]
+    return [json.dumps(list(t)) for t in itertools.product(*choices)]
 
 
 def grid_texts(lo: float, hi: float, *, decimals: int | None = None, digits: int | None = None) -> list[str]:
@@ -270,3 +291,196 @@ def check_11_2(answer: Any) -> Feedback:
 
     return report("11.2", answer, verify)
 
+
+
+def _elements_key(exercise: str, got: list[int], m: int) -> tuple[bool | None, str, bool]:
+    """The key's word on 0-based indices ``got``: ``(ok, hint, counted_from_0)``."""
+    ok, hint = key_says(exercise, elements_text(got))
+    shifted = ok is False and all(i + 1 < m for i in got) and bool(key_says(exercise, elements_text([i + 1 for i in got]))[0])
+    return ok, hint, shifted
+
+
+def check_1_2(answer):
+    """``answer``: the active set I_x^alpha at X_1_2, as row numbers counted from 1 like the text (a list or set)."""
+    from . import nb01
+
+    def verify(ans):
+        W = np.asarray(nb01.W_1_2)
+        got, problem = element_numbers(ans, len(W))
+        if problem:
+            return False, problem
+        ok, hint, shifted = _elements_key("1.2", got, len(W))
+        if ok is None:
+            return _no_key("1.2")
+        if ok:
+            spans = bool(got) and np.linalg.matrix_rank(W[got]) == 2
+            return True, (f"I_x = {elements(got)}: the rows with <x, w_i> >= alpha_i = -b_i; these rows "
+                          f"{'span' if spans else 'do not span'} R^2")  # fmt: skip
+        if hint:
+            return False, hint
+        if shifted:
+            return False, "counted from 0? the exercises number the rows from 1, like the text (w_1 ... w_4)"
+        return False, ("not the active set at x: row i is active when <x, w_i> >= alpha_i; work out <x, w_i> and "
+                       "compare it with alpha_i for each of the four rows")  # fmt: skip
+
+    return report("1.2", answer, verify)
+
+
+def check_2_3(answer):
+    """``answer``: three booleans (True = injective), for the layers a, b, c of layers_2_3 in this order."""
+    from . import nb02
+
+    def verify(ans):
+        got = [bool(v) for v in ans]
+        names = list(nb02.layers_2_3())
+        if len(got) != len(names):
+            return False, f"give {len(names)} verdicts (True = injective), one per layer a, b, c; got {len(got)}"
+        ok, hint = key_says("2.3", json.dumps(got))
+        if ok is None:
+            return _no_key("2.3")
+        if not ok:
+            return False, hint or "not the three verdicts: rf.check(layer, K) gives each verdict and its reason (.text)"
+        said = ", ".join(f"{name}: {'injective' if g else 'not injective'}" for name, g in zip(names, got))
+        return True, f"{said}; rf.check(layer, K).text gives each reason"
+
+    return report("2.3", answer, verify)
+
+
+def check_5_2(answer):
+    """``answer``: J*(X_5_2) for frame_5_2, three element numbers (counted from 1, like the text)."""
+    from . import nb05
+
+    def verify(ans):
+        F, x = nb05.frame_5_2(), np.asarray(nb05.X_5_2)
+        J, problem = element_numbers(ans, F.m)
+        if problem:
+            return False, problem
+        if len(J) != 3:
+            return False, f"give three different element numbers between 1 and {F.m}; got {len(J)}"
+        ok, hint, shifted = _elements_key("5.2", J, F.m)
+        if ok is None:
+            return _no_key("5.2")
+        if shifted:
+            return False, "counted from 0? the exercises number the elements from 1, like the text"
+        if not F.spans(J):
+            return False, (f"the elements {elements(J)} do not form a basis (rank {np.linalg.matrix_rank(F.vectors[J])}); "
+                           "the greedy rule skips a vector that depends on the ones kept")  # fmt: skip
+        weakest = float(min(F.vectors[J] @ x))
+        if ok:
+            return True, (f"{elements(J)} is a most correlated basis: its weakest coefficient {weakest:.4g} is the largest "
+                          "any basis reaches (the three largest coefficients do not form a basis)")  # fmt: skip
+        return False, hint or (f"{elements(J)} is a basis, but another basis has a larger weakest coefficient than your "
+                               f"{weakest:.4g}: keep the largest coefficients, skipping only the dependent ones")  # fmt: skip
+
+    return report("5.2", answer, verify)
+
+
+def check_7_1(answer: Any) -> Feedback:
+    """Exercise 7.1: ``(frame, bias)`` — the completed frame and its polytope bias on D_{2,1/2}."""
+    import relu_frames_nb as rf
+
+    from . import nb07
+
+    def verify(ans):
+        if not isinstance(ans, (tuple, list)) or len(ans) != 2:
+            return False, "answer_7_1 should be a pair (completed_frame, bias)"
+        frame, bias = ans
+        Fc = frame if isinstance(frame, rf.Frame) else rf.Frame(np.asarray(frame, dtype=float))
+        F0 = nb07.frame_7_1()
+        if Fc.m != F0.m + 1 or not np.allclose(Fc.vectors[: F0.m], F0.vectors):
+            return False, (f"the frame should be the 10 given vectors followed by one more (11 rows); yours has {Fc.m} rows"
+                           + ("" if Fc.m != F0.m + 1 else " but its first 10 are not the given ones"))  # fmt: skip
+        if not rf.is_omnidirectional(Fc):
+            return False, "your completed frame is still not omnidirectional: App. B, §2 says which one vector completes a frame"
+        b = np.asarray(bias, dtype=float).ravel()
+        if b.size != Fc.m:
+            return False, f"the bias should have {Fc.m} entries, one per frame vector; yours has {b.size}"
+        s, r = nb07.SHELL_7_1
+        ours = key_says("7.1 frame", vector_text(Fc.vectors[-1], 6))[0]
+        if ours is None:
+            return _no_key("7.1")
+        ok, hint = key_says("7.1", vector_text(b, 6)) if ours else (False, "")
+        if hint:
+            return False, hint
+        chk = rf.check_rectifying(rf.ReLULayer(Fc, b), rf.Shell(3, s, r), n_samples=20_000, seed=1)
+        if not chk.rectifying:
+            return False, ("your bias is too large: the layer is not rectifying on the donut (a sampled point has active "
+                           "elements that do not span), so not injective there")  # fmt: skip
+        if ok:
+            return True, (f"the polytope bias on D_{{{r:g},{s:g}}}, in [{b.min():+.4f}, {b.max():+.4f}]; rectifying at "
+                          f"{chk.n_checked} samples of the donut")  # fmt: skip
+        if not ours:
+            return False, ("your completion is omnidirectional, but this edition's answer key holds the polytope bias for "
+                           "the completion of App. B, §2 only (rf.complete_omnidirectional): complete the frame that way "
+                           "to check your bias here")  # fmt: skip
+        return False, ("rectifying at the samples, but not the polytope bias: take the minimum of <y, phi_i> over "
+                       "cone(F) ∩ D_(r,s) only over facets F containing phi_i")  # fmt: skip
+
+    return report("7.1", answer, verify)
+
+
+def check_7_3(answer: Any) -> Feedback:
+    """Exercise 7.3: the covering radius of frame_7_3 for the sphere, from the hole radii of the facets (7 digits)."""
+
+    def verify(ans):
+        rho = _number(ans, "rho")
+        ok, hint = key_says("7.3", significant_text(rho, 7))
+        if ok is None:
+            return _no_key("7.3")
+        if ok:
+            return True, f"rho = {rho:.4f}, the largest hole radius over the facets of the inscribing polytope"
+        if rho > 0:
+            hint = hint or key_says("7.3 misreadings", significant_text(rho, 3))[1]
+        return False, hint or ("not the covering radius (give it to at least 7 significant digits): it is the largest "
+                               "hole radius sqrt(2 - 2 b_F) over the facets F of the inscribing polytope (§6)")  # fmt: skip
+
+    return report("7.3", answer, verify)
+
+
+def check_11_3(answer: Any) -> Feedback:
+    """Exercise 11.3: the polytope bias on the boundary of P_Phi by formula (i), for ``frame_11_3()``."""
+    from . import nb11
+
+    def verify(ans):
+        m = nb11.frame_11_3().m
+        a = np.asarray(ans, dtype=float).ravel()
+        if a.size != m:
+            return False, f"the bias needs {m} entries, one per frame vector; yours has {a.size}"
+        ok, hint = key_says("11.3", vector_text(a, 8))
+        if ok is None:
+            return _no_key("11.3")
+        if ok:
+            return True, (f"formula (i): per element the smallest <phi_l, phi_i> over the facets containing it, "
+                          f"in [{a.min():.4f}, {a.max():.4f}]")  # fmt: skip
+        return False, hint or ("not formula (i) (give every entry to at least 8 decimals): for each phi_i take the "
+                               "smallest <phi_l, phi_i> over the vertices phi_l of the facets that contain phi_i, and only "
+                               "those")  # fmt: skip
+
+    return report("11.3", answer, verify)
+
+
+def check_12_1(answer):
+    """``answer``: the largest constant bias for which the pentagon layer is injective on the unit sphere (3 decimals)."""
+    import relu_frames_nb as rf
+
+    from . import nb12
+
+    def verify(ans):
+        a = _number(ans, "the bias")
+        text = decimals_text(a, 3) if _on_grid(a, 3) else decimals_text(a, 6)
+        ok, _ = key_says("12.1", text)
+        if ok is None:
+            return _no_key("12.1")
+        if ok:
+            return True, (f"α* = {a:.3f}: up to it the polytope bias proves the layer injective on the sphere, above it "
+                          "the explorer finds two points with one output. On the ball the answer is 0: with α > 0 a "
+                          "whole neighbourhood of the origin goes to 0")  # fmt: skip
+        c = nb12._collision_on(rf.ReLULayer(rf.zoo.get("pentagon"), a), rf.Sphere(2))
+        if c is not None:
+            return False, (f"your bias is too large: at α = {a:.4g} the layer is not injective on the sphere: x = "
+                           f"{nb12._vec(c.x)} and y = {nb12._vec(c.y)} have the same output {nb12._vec(c.output)}")  # fmt: skip
+        return False, (f"the explorer finds no two points of the sphere with one output at α = {a:.4g}, but that is not the "
+                       "largest such bias (rounded down to 3 decimals, as the task asks): raise the offset slider with "
+                       "the domain set to 'sphere' until the verdict flips")  # fmt: skip
+
+    return report("12.1", answer, verify)
