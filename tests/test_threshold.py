@@ -231,3 +231,48 @@ def test_a_run_with_other_dimensions_resumes_from_the_same_cache(tmp_path):
     both = ex.threshold(n_values=[3, 4], **kw)
     assert both.info["cached"] == first.info["tasks"] and both.info["tasks"] > first.info["tasks"]
     np.testing.assert_array_equal(both.status[both.n == 3], first.status)
+
+
+def test_combined_runs_equal_one_run_over_all_dimensions():
+    kw = dict(points=4, layers=5, bias_max_n=0, ball_max_n=0, seed=7, max_workers=1)
+    both = ex.threshold(n_values=[3, 4], **kw)
+    a, b = ex.threshold(n_values=[4], **dict(kw, layers=3)), ex.threshold(n_values=[3], **kw)
+    c = ex.ThresholdResult.combine(a, b)
+    assert c.n.tolist() == both.n.tolist() and c.m.tolist() == both.m.tolist()
+    np.testing.assert_array_equal(c.status[c.n == 3], both.status[both.n == 3])
+    np.testing.assert_array_equal(c.status[c.n == 4][:, :, :3], both.status[both.n == 4][:, :, :3])
+    assert np.all(c.status[c.n == 4][:, :, 3:] == ex.NOT_RUN)  # the shorter run is padded with "not run"
+    assert c.params["n_values"] == [3, 4] and len(c.params["parts"]) == 2
+    with pytest.raises(InputError, match="more than one run"):
+        ex.ThresholdResult.combine(both, a)
+    with pytest.raises(InputError, match="different seeds"):
+        ex.ThresholdResult.combine(b, ex.threshold(n_values=[4], **dict(kw, seed=8)))
+
+
+def test_the_trend_with_a_second_order_term_recovers_it():
+    truth = {n: 6.7 - 6.0 / n + 9.0 / n**2 for n in (4, 5, 6, 8, 10, 12, 16)}
+    res = _synthetic(truth, layers=2000)
+    one, two = res.trend(n_min=4), res.trend(n_min=4, order=2)
+    assert abs(two["q_inf"] - 6.7) < 4 * two["se"] + 0.05 and two["se"] > one["se"]
+    assert two["dof"] == one["dof"] - 1 == len(truth) - 3 and np.isnan(one["c2"])
+    assert two["se_scaled"] >= two["se"] and one["chi2"] >= 0
+    assert np.isnan(res.trend(n_min=12, order=2)["q_inf"])  # two dimensions cannot fit three numbers
+    with pytest.raises(InputError, match="order"):
+        res.trend(order=3)
+
+
+def test_the_fits_figure_draws_one_interval_per_fit():
+    pytest.importorskip("matplotlib")
+    from relu_frames_nb.viz.experiments import plot_threshold_fits
+
+    res = _synthetic({n: 6.7 - 6.0 / n for n in (4, 5, 6, 8, 12)})
+    fig = plot_threshold_fits(res, fits=[(4, 1), (4, 2), (12, 2)], marks=[(6.44, "earlier fit")], tag="fits")
+    left, right = fig.axes
+    assert left.get_title().startswith("[fits]")
+    # the fit over n >= 12 has one dimension for three numbers: it is left out, not drawn as NaN
+    assert [t.get_text() for t in right.get_xticklabels()] == ["n ≥ 4, c/n", "n ≥ 4, c/n + c₂/n²"]
+    assert any("6.44 earlier fit" in t.get_text() for t in right.texts)
+    with pytest.raises(InputError, match="ThresholdResult"):
+        plot_threshold_fits(object())
+    with pytest.raises(InputError, match="fits"):
+        plot_threshold_fits(res, fits=[])

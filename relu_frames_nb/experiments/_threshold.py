@@ -256,6 +256,46 @@ class ThresholdResult(Result):
     _kind = "threshold"
     _array_fields = ("n", "m", "columns", "status", "seconds", "nodes")
 
+    @classmethod
+    def combine(cls, *results: ThresholdResult) -> ThresholdResult:
+        """One result holding the configurations of several runs (e.g. the shipped full run and a run of n = 14).
+
+        The runs must come from the same seed and ask the same columns, and no configuration ``(n, m)`` may be
+        in two of them; configurations are sorted by ``(n, m)``, and a run with fewer layers per
+        configuration is padded with "not run". ``params`` are the first run's with the union of the
+        dimensions, and every run's own in ``params["parts"]``; ``info["parts"]`` keeps every run's info.
+        """
+        if not results or not all(isinstance(r, cls) for r in results):
+            raise InputError("combine takes one or more ThresholdResult; got "
+                             f"{[type(r).__name__ for r in results]}.")  # fmt: skip
+        first = results[0]
+        for r in results[1:]:
+            if r.columns.tolist() != first.columns.tolist():
+                raise InputError(f"the runs ask different columns: {first.columns.tolist()} and {r.columns.tolist()}.")
+            if r.params.get("seed") != first.params.get("seed"):
+                raise InputError(f"the runs come from different seeds ({first.params.get('seed')} and "
+                                 f"{r.params.get('seed')}): their layers are not the experiment's.")  # fmt: skip
+        keys = [(int(n), int(m)) for r in results for n, m in zip(r.n, r.m)]
+        if len(set(keys)) != len(keys):
+            twice = sorted({k for k in keys if keys.count(k) > 1})
+            raise InputError(f"configurations (n, m) in more than one run: {twice[:5]}; combine disjoint runs.")
+        L = max(r.status.shape[2] for r in results)
+
+        def pad(a: np.ndarray, fill: Any) -> np.ndarray:
+            out = np.full(a.shape[:2] + (L,), fill, a.dtype)
+            out[:, :, : a.shape[2]] = a
+            return out
+
+        order = np.lexsort((np.array([k[1] for k in keys]), np.array([k[0] for k in keys])))
+        cat = {name: np.concatenate([pad(getattr(r, name), fill) for r in results])[order]
+               for name, fill in (("status", NOT_RUN), ("seconds", 0.0), ("nodes", 0))}  # fmt: skip
+        params = dict(first.params, n_values=sorted({int(n) for r in results for n in r.n}),
+                      parts=[dict(r.params) for r in results])  # fmt: skip
+        info = {"parts": [dict(r.info) for r in results],
+                "wall_seconds": float(sum(r.info.get("wall_seconds", 0.0) for r in results))}  # fmt: skip
+        return cls(n=np.concatenate([r.n for r in results])[order], m=np.concatenate([r.m for r in results])[order],
+                   columns=first.columns.copy(), params=params, info=info, **cat)  # fmt: skip
+
     @property
     def ratio(self) -> np.ndarray:
         """The ratio m / n of each configuration."""
@@ -344,27 +384,42 @@ class ThresholdResult(Result):
         out.update(_logistic_crossing(q, k, tot))
         return out
 
-    def trend(self, column: str = "zero bias", *, n_min: int = 4) -> dict:
-        r"""Fit ``q50(n) = q_inf + c / n`` (weighted least squares, weights ``1 / se^2``) over ``n >= n_min``.
+    def trend(self, column: str = "zero bias", *, n_min: int = 4, order: int = 1) -> dict:
+        r"""Fit ``q50(n) = q_inf + c / n`` (``order=1``) or ``q_inf + c / n + c2 / n^2`` (``order=2``) to the crossings.
+
+        Weighted least squares over the dimensions ``n >= n_min`` with a finite crossing (weights
+        ``1 / se^2`` of :meth:`crossing`).
 
         Returns
         -------
         dict
-            ``q_inf`` and its standard error ``se``, ``c``, and the crossings ``per_n`` used.
-            With fewer than two dimensions, ``q_inf`` is NaN.
+            ``q_inf`` and its standard error ``se`` (from the crossings' errors alone), ``c`` and
+            ``c2`` (NaN for ``order=1``), ``chi2`` and ``dof`` (the fit's chi-square and degrees of freedom)
+            and ``se_scaled``: ``se`` times ``sqrt(chi2 / dof)`` when that exceeds 1 (a fit whose
+            residuals are larger than the crossings' errors allow is given an error that covers
+            them; with ``dof = 0`` it is ``se``), and the crossings ``per_n`` used. With fewer
+            dimensions than ``order + 1``, every number is NaN.
         """
+        if order not in (1, 2):
+            raise InputError(f"order must be 1 (q_inf + c/n) or 2 (q_inf + c/n + c2/n^2); got {order!r}.")
         per = [self.crossing(int(n), column) for n in sorted(set(self.n.tolist())) if n >= n_min]
         per = [c for c in per if np.isfinite(c["q50"]) and c["se"] > 0]
-        out: dict[str, Any] = {"per_n": per, "n_min": n_min}
-        if len(per) < 2:
-            return dict(out, q_inf=math.nan, se=math.nan, c=math.nan)
+        out: dict[str, Any] = {"per_n": per, "n_min": n_min, "order": order}
+        if len(per) < order + 1:
+            return dict(out, q_inf=math.nan, se=math.nan, c=math.nan, c2=math.nan, chi2=math.nan, dof=0,
+                        se_scaled=math.nan)  # fmt: skip
         x = np.array([1.0 / c["n"] for c in per])
         y = np.array([c["q50"] for c in per])
         w = np.array([1.0 / c["se"] ** 2 for c in per])
-        A = np.c_[np.ones_like(x), x]
+        A = np.vander(x, order + 1, increasing=True)  # columns 1, 1/n (, 1/n^2)
         cov = np.linalg.inv(A.T @ (A * w[:, None]))
         beta = cov @ (A.T @ (w * y))
-        return dict(out, q_inf=float(beta[0]), se=float(math.sqrt(cov[0, 0])), c=float(beta[1]))
+        chi2 = float(np.sum(w * (y - A @ beta) ** 2))
+        dof = len(per) - order - 1
+        se = float(math.sqrt(cov[0, 0]))
+        scaled = se * math.sqrt(max(1.0, chi2 / dof)) if dof > 0 else se
+        return dict(out, q_inf=float(beta[0]), se=se, c=float(beta[1]), c2=float(beta[2]) if order == 2 else math.nan,
+                    chi2=chi2, dof=dof, se_scaled=scaled)  # fmt: skip
 
     def growth(self, column: str = "zero bias") -> list[dict]:
         """Per dimension: layers run, decided share, median and largest seconds of one decision."""

@@ -25,7 +25,7 @@ from . import palette
 from .readable import readable
 from .render3d import static_render
 
-__all__ = ["plot_propinj", "plot_isinj", "plot_conv", "plot_threshold"]
+__all__ = ["plot_propinj", "plot_isinj", "plot_conv", "plot_threshold", "plot_threshold_fits"]
 
 #: the colour-blind-safe Okabe-Ito colours of the project's palette
 _OI = palette.OKABE_ITO
@@ -373,3 +373,70 @@ def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | No
         fontsize=11,
     )
     return readable(fig) if made else fig  # a figure of our own: text readable in the book
+
+
+def plot_threshold_fits(result: ex.ThresholdResult, fits=((4, 1), (3, 2), (4, 2), (5, 2)), *, marks=(), fig: Any = None,
+                        tag: str | None = None):  # fmt: skip
+    r"""The crossings of 1/2 against 1/n and several extrapolations to :math:`n \to \infty`.
+
+    Parameters
+    ----------
+    result : ThresholdResult
+        From :func:`relu_frames_nb.experiments.threshold` (zero-bias column).
+    fits : sequence of (n_min, order)
+        The fits of :meth:`ThresholdResult.trend` to draw: ``order`` 1 is ``q_inf + c/n``, 2 adds ``c2/n^2``.
+    marks : sequence of (float, str)
+        Values to draw as horizontal lines at 1/n = 0 (e.g. an earlier estimate), besides the full-RSB threshold.
+    fig, tag
+        As for :func:`plot_threshold`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left: the crossings (1.96 standard errors) and each fit, drawn over the dimensions it uses and
+        extended to 1/n = 0. Right: each fit's :math:`q_\infty` with its 95 % interval (the error scaled
+        up where the fit's chi-square asks for it), beside the marks.
+    """
+    if not isinstance(result, ex.ThresholdResult):
+        raise InputError(f"result must be a ThresholdResult; got {type(result).__name__}.")
+    fits = [(int(a), int(b)) for a, b in fits]
+    if not fits:
+        raise InputError("fits must name at least one (n_min, order) pair.")
+    made, fig = fig is None, fig or _figure((11.0, 4.4))
+    ax, bx = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    ns = sorted(set(result.n.tolist()))
+    per = [c for c in (result.crossing(n) for n in ns) if np.isfinite(c["q50"])]
+    x = np.array([1 / c["n"] for c in per])
+    ax.errorbar(x, [c["q50"] for c in per], yerr=[1.96 * c["se"] for c in per], fmt="o", color=palette.INK, capsize=3,
+                label="crossing of 1/2 (logistic fit)")  # fmt: skip
+    rsb = next(q for q, name in ex.THRESHOLD_ANCHORS if "RSB" in name)
+    lines = [(rsb, "full-RSB threshold")] + [(float(q), str(name)) for q, name in marks]
+    colours = [_OI[k] for k in ("blue", "vermillion", "bluish_green", "orange", "reddish_purple", "sky_blue")]
+    rows = []
+    for i, (n_min, order) in enumerate(fits):
+        tr = result.trend(n_min=n_min, order=order)
+        if not np.isfinite(tr["q_inf"]):
+            continue
+        col = colours[i % len(colours)]
+        xx = np.linspace(0, 1 / n_min, 60)
+        yy = tr["q_inf"] + tr["c"] * xx + (tr["c2"] * xx**2 if order == 2 else 0)
+        name = f"n ≥ {n_min}, " + ("c/n" if order == 1 else "c/n + c₂/n²")
+        ax.plot(xx, yy, color=col, linewidth=1.2, label=name)
+        rows.append((name, tr["q_inf"], 1.96 * tr["se_scaled"], col))
+    for k, (q, name) in enumerate(lines):
+        for a in (ax, bx):
+            a.axhline(q, color=palette.MUTED, linestyle=["--", ":", "-."][k % 3], linewidth=1)
+        bx.annotate(f"{q:g} {name}", (0.02, q), xycoords=("axes fraction", "data"), fontsize=7, va="bottom",
+                    color=palette.INK)  # fmt: skip
+    ax.set_xlim(-0.005, 1 / min(ns) + 0.02)
+    ax.set_xlabel("1 / n")
+    ax.set_ylabel("m / n at which half the layers are injective")
+    ax.set_title(_tagged(tag, "crossings and fits, extended to 1/n = 0"), fontsize=11)
+    ax.legend(loc="upper right", fontsize=8)
+    for j, (_name, q, e, col) in enumerate(rows):
+        bx.errorbar([j], [q], yerr=[e], fmt="s", color=col, capsize=4)
+    bx.set_xticks(range(len(rows)), [r[0] for r in rows], rotation=30, ha="right", fontsize=8)
+    bx.set_xlim(-0.7, len(rows) - 0.3)
+    bx.set_ylabel(r"$q_\infty$ (95 % interval)")
+    bx.set_title(_tagged(tag, "the extrapolated threshold, per fit"), fontsize=11)
+    return readable(fig) if made else fig
