@@ -242,13 +242,17 @@ def student_notebook(nb, name: str = ""):
 #: the edition leaves them out and imports the same-named check from ``exercises/_selfcheck.py`` (an answer key)
 EDITION_CHECKS = {
     "nb01": ("check_1_2",),
+    "nb03": ("check_3_1",),
     "nb02": ("check_2_2", "check_2_3", "_outer_radius", "_vertices", "_nonspanning_direction"),
     "nb04": ("check_4_1", "_largest_ball"),
     "nb05": ("check_5_1", "check_5_2", "check_5_3", "_max_constant_bias_ball", "_k_sharp_5_3"),
+    "nb06": ("check_6_2",),
     "nb07": ("check_7_1", "check_7_3"),
-    "nb10": ("check_10_3", "_A_alpha", "_A_alpha_grid", "_A_ALPHA"),
-    "nb11": ("check_11_2", "check_11_3", "_omni_t_star"),
-    "nb12": ("check_12_1",),
+    "nb08": ("check_8_1", "check_8_2"),
+    "nb09": ("check_9_2", "_measured_rate"),
+    "nb10": ("check_10_1", "check_10_3", "_A_alpha", "_A_alpha_grid", "_A_ALPHA"),
+    "nb11": ("check_11_1", "check_11_2", "check_11_3", "_omni_t_star"),
+    "nb12": ("check_12_1", "check_12_2"),
 }
 
 #: the answer helpers of the teacher's checkers: none of these names is in the edition
@@ -417,6 +421,109 @@ def _more_keys(nb: dict, put, sc) -> None:
     best = float(rf.polytope_bias(rf.zoo.get("pentagon"), rf.Sphere(2)).values.min())
     put("12.1", sc.grid_texts(best - nb12._SLIDER_TOL, best + 1e-9, decimals=3)
         + sorted({sc.decimals_text(best + d, 6) for d in (-1e-9, 0.0, 1e-9)}))  # fmt: skip
+    _counts_and_constants(put, sc)
+
+
+def _close_texts(v: float, sc, rtol: float = 1e-6, atol: float = 1e-8) -> list[str]:
+    """The 7-digit texts of the numbers np.isclose calls equal to ``v`` (with its default atol)."""
+    tol = atol + rtol * abs(v)
+    return sc.grid_texts(v - tol, v + tol, digits=7)
+
+
+def _counts_and_constants(put, sc) -> None:
+    """The keys of 3.1, 6.2, 8.1, 8.2, 9.2, 10.1, 11.1 and 12.2 (the teacher's checks compute them with public calls)."""
+    import importlib
+    import json
+
+    import numpy as np
+
+    import relu_frames_nb as rf
+    from relu_frames_nb.paper import reference
+
+    nb03, nb06, nb08, nb09, nb10, nb11 = (importlib.import_module(f"exercises.{m}")
+                                          for m in ("nb03", "nb06", "nb08", "nb09", "nb10", "nb11"))  # fmt: skip
+    # 3.1: each entry alpha_i / |phi_i| (np.allclose with rtol 1e-9, atol 1e-12), at 8 decimals
+    F, alpha = nb03.frame_3_1(), np.asarray(nb03.ALPHA_3_1)
+    for i, v in enumerate(alpha / F.norms):
+        tol = 1e-12 + 1e-9 * abs(v)
+        put(f"3.1 φ_{i + 1}", sorted({sc.decimals_text(v + d, 8) for d in (-tol, 0.0, tol)}))
+    put("3.1 multiplied", [], {"multiplied": sc.vector_texts(alpha * F.norms, 1e-9, 8)})
+    # 6.2 and 8.1: Tukey depths
+    put("6.2", [str(rf.tukey_depth_origin(nb06.frame_6_2()).depth)])
+    F81 = nb08.frame_8_1()
+    d81 = rf.zero_bias_injective(F81).depth
+    put("8.1", [str(d81)], {
+        "too large: some direction u has fewer frame vectors with <u, phi_i> >= 0 than your depth (the depth is the "
+        "minimum of that count over all directions u)": [str(d) for d in range(d81 + 1, F81.m + 1)],
+        "too small: every direction u has more frame vectors with <u, phi_i> >= 0; count the closed half-space (>= 0, "
+        "not > 0) and take the minimum over u": [str(d) for d in range(0, d81)],
+    })  # fmt: skip
+    # 8.2: the fraction for each m, and the teacher's hint for every other fraction k / TRIALS_8_2
+    for m in nb08.M_8_2:
+        inj = [bool(rf.zero_bias_injective(nb08.frame_8_2(m, k)).injective) for k in range(nb08.TRIALS_8_2)]
+        frac = float(np.mean(inj))
+        fracs = [k / nb08.TRIALS_8_2 for k in range(nb08.TRIALS_8_2 + 1)]
+        wrong = {}
+        if not all(inj):
+            wrong[f"too high: e.g. frame k = {inj.index(False)} is not injective (Tukey depth below 3)"] = [
+                sc.decimals_text(f, 6) for f in fracs if f > frac]
+        wrong[f"too low: e.g. frame k = {inj.index(True) if any(inj) else 0} is injective (Tukey depth at least 3)"] = [
+            sc.decimals_text(f, 6) for f in fracs if f < frac]
+        put(f"8.2 m={m}", sorted({sc.decimals_text(frac + d, 6) for d in (-1e-9, 0.0, 1e-9)}), wrong)
+    # 9.2: 1 - lambda_min(S_x)/B, or the rate measured on the run (rtol 1e-4); two misreadings
+    L = nb09.layer_9_1()
+    A, B = L.frame.bounds
+    act = np.flatnonzero(L(nb09.X_9_2) > 0)
+    ev = np.linalg.eigvalsh(L.frame.vectors[act].T @ L.frame.vectors[act])
+    measured = nb09._measured_rate(L, nb09.X_9_2, 1 / B)
+    put("9.2", _close_texts(float(max(abs(1 - ev[0] / B), abs(1 - ev[-1] / B))), sc)
+        + _close_texts(measured, sc, rtol=1e-4), {
+        "that is the rate for the default step 2/(A+B); here the step is lambda = 1/B": _close_texts(1 - 2 * ev[0] / (A + B), sc),
+        "you used the lower bound A of the whole frame; the plain iteration only sees the active sub-frame Phi_{I_x}: use "
+        "the smallest eigenvalue of its Gram matrix": _close_texts(1 - A / B, sc),
+    })  # fmt: skip
+    # 10.1: kappa = 1/A_J and eps, with the misreadings the teacher's check names
+    L = nb10.layer_10_1()
+    st = rf.local_stability(L, nb10.X0_10_1)
+    put("10.1 kappa", _close_texts(st.kappa, sc), {
+        "kappa: you used the lower frame bound of the whole frame; use the strictly active sub-frame":
+            _close_texts(1 / L.frame.bounds[0], sc),
+        "kappa: that is A_J itself; the constant is its inverse 1/A_J": _close_texts(st.lower_frame_bound, sc),
+        "kappa: close, but use the strictly active elements <x0, phi_i> > alpha_i only":
+            _close_texts(1 / rf.active_bounds(L, nb10.X0_10_1)[0], sc),
+    })  # fmt: skip
+    put("10.1 eps", _close_texts(st.eps, sc), {
+        "eps: that is the distance to the nearest hyperplane of *any* element; only those of J matter":
+            _close_texts(st.eps_pattern, sc),
+    })  # fmt: skip
+    # 11.1: the two counts and the verdict
+    L = nb11.layer_11_1()
+    modified, bruna = reference.admissible_sets(L)
+    inj = all(L.frame.spans(list(J)) for J in modified)
+    counts = range(0, 4 * (len(modified) + len(bruna)) + 8)
+    put("11.1 admissible", [str(len(modified))], {
+        "that number counts Bruna's open cells; the modified condition allows equality on J": [str(len(bruna))],
+        "the number of admissible sets (modified) is too large: every admissible J is the active set I_x of some x":
+            [str(k) for k in counts if k > len(modified) and k != len(bruna)],
+        "the number of admissible sets (modified) is too small: every admissible J is the active set I_x of some x":
+            [str(k) for k in counts if k < len(modified) and k != len(bruna)],
+    })  # fmt: skip
+    put("11.1 open", [str(len(bruna))], {
+        f"the number of open cells is too {side}: two of the hyperplanes coincide (<x, e1> = 0 and <x, -e1> = 0), which "
+        "removes cells": [str(k) for k in counts if (k > len(bruna)) == (side == "large") and k != len(bruna)]
+        for side in ("large", "small")
+    })  # fmt: skip
+    put("11.1 injective", [json.dumps(inj)], {
+        "injectivity: your verdict does not follow from the admissible sets; check for each whether it spans R^2":
+            [json.dumps(not inj)],
+    })  # fmt: skip
+    # 12.2: the cube's vertex bias on the sphere (within 1e-3, 3 decimals) and its facets at a vertex
+    cube = rf.zoo.get("cube")
+    pbe = float(rf.polytope_bias(cube, rf.Sphere(3)).values[0])
+    P = rf.inscribing_polytope(cube)
+    put("12.2 bias", sc.grid_texts(pbe - 1e-3, pbe + 1e-3, decimals=3),
+        {" (check the sign)": sc.grid_texts(-pbe - 1e-3, -pbe + 1e-3, decimals=3)})  # fmt: skip
+    put("12.2 facets", [str(len(P.facets_of(0)))])
 
 
 def write_edition_checkers(src_exercises: Path, out_exercises: Path) -> list[str]:

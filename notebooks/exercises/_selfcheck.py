@@ -484,3 +484,197 @@ def check_12_1(answer):
                        "the domain set to 'sphere' until the verdict flips")  # fmt: skip
 
     return report("12.1", answer, verify)
+
+
+def _whole(x: Any, what: str) -> int:
+    if isinstance(x, (bool, np.bool_)) or np.ndim(x) != 0 or float(x) != int(float(x)):
+        raise ValueError(f"{what} should be a whole number; got {x!r}")
+    return int(float(x))
+
+
+def check_3_1(answer):
+    """``answer``: the bias alpha' of the normalized frame that gives the same active sets everywhere."""
+    from . import nb03
+
+    def verify(ans):
+        m = len(nb03.ALPHA_3_1)
+        a = np.broadcast_to(np.asarray(ans, dtype=float), (m,))
+        said = [key_says(f"3.1 φ_{i + 1}", decimals_text(v, 8)) for i, v in enumerate(a)]
+        if said[0][0] is None:
+            return _no_key("3.1")
+        if all(ok for ok, _ in said):
+            return True, f"alpha' = {_vec(a)}: alpha_i / |phi_i|, the active sets agree at every x"
+        if key_says("3.1 multiplied", vector_text(a, 8))[1]:
+            return False, "you multiplied by the norms; <x, phi_i> >= alpha_i is <x, phi_i/|phi_i|> >= alpha_i/|phi_i|"
+        off = [i for i, (ok, _) in enumerate(said) if not ok]
+        return False, (f"the entries of {elements(off)} are off: along such an element there are points where it is "
+                       "active for the original layer but not for the normalized one with your bias (or the other way "
+                       "round); write <x, phi_i> >= alpha_i with the unit vector phi_i/|phi_i| (8 decimals are "
+                       "checked)")  # fmt: skip
+
+    return report("3.1", answer, verify)
+
+
+def check_6_2(answer):
+    """``answer``: ``(depth, u)``: the Tukey depth of the origin among the rows of frame_6_2, and a direction u with
+    exactly ``depth`` rows having <u, phi_i> >= 0."""
+    from . import nb06
+
+    def verify(ans):
+        F = nb06.frame_6_2()
+        depth, u = ans
+        depth, u = int(depth), np.asarray(u, dtype=float)
+        if u.shape != (3,) or np.linalg.norm(u) < 1e-12:
+            return False, f"u should be a non-zero vector of R^3; got {u!r}"
+        count = int(np.count_nonzero(F.vectors @ u >= 0))
+        if count != depth:
+            return False, f"at your u, {count} rows have <u, phi_i> >= 0, not {depth}"
+        ok, _ = key_says("6.2", str(depth))
+        if ok is None:
+            return _no_key("6.2")
+        if not ok:  # the count at a direction is never below the depth: this one is above it
+            return False, ("there is a direction with fewer rows in its closed half-space {<u, .> >= 0}: the depth is "
+                           "the least count over all directions u (the pairs S of section 5 give every candidate)")  # fmt: skip
+        return True, (f"depth {depth}, attained at u = {_vec(u)}; since {depth} < n = 3 the zero-bias layer is not "
+                      "injective (the active rows at u do not span)")  # fmt: skip
+
+    return report("6.2", answer, verify)
+
+
+def check_8_1(answer: Any) -> Feedback:
+    """Exercise 8.1: the Tukey depth of the origin among the vectors of ``frame_8_1()``."""
+    from . import nb08
+
+    def verify(ans):
+        if isinstance(ans, (bool, np.bool_)):
+            return False, "give the depth (a whole number), not the verdict"
+        d = int(ans)
+        if d != float(ans):
+            return False, "the Tukey depth is a whole number (a count of frame vectors)"
+        n = nb08.frame_8_1().n
+        ok, hint = key_says("8.1", str(d))
+        if ok is None:
+            return _no_key("8.1")
+        if ok:
+            verdict = "injective" if d >= n else "not injective"
+            return True, (f"depth {d} {'>=' if d >= n else '<'} n = {n}: the zero-bias layer is {verdict} on R^{n} "
+                          "(Tukey-depth test, exact)")  # fmt: skip
+        return False, hint or "not the depth: it is the minimum over all directions u of the count of <u, phi_i> >= 0"
+
+    return report("8.1", answer, verify)
+
+
+def check_8_2(answer: Any) -> Feedback:
+    """Exercise 8.2: ``{m: fraction}`` of the TRIALS_8_2 frames ``frame_8_2(m, k)`` that are injective (zero bias)."""
+    from . import nb08
+
+    def verify(ans):
+        if not isinstance(ans, dict) or sorted(int(m) for m in ans) != list(nb08.M_8_2):
+            return False, f"answer_8_2 should be a dict with keys {list(nb08.M_8_2)} (m) and fractions as values"
+        vals = {m: float(ans[m] if m in ans else ans[str(m)]) for m in nb08.M_8_2}
+        wrong = []
+        for m, v in vals.items():
+            ok, hint = key_says(f"8.2 m={m}", decimals_text(v, 6))
+            if ok is None:
+                return _no_key("8.2")
+            if not ok:
+                wrong.append(f"m = {m}: {hint or f'not the fraction of the {nb08.TRIALS_8_2} frames that are injective'}")
+        if wrong:
+            return False, "; ".join(wrong)
+        return True, (f"p_(m,3) estimated as {vals} from {nb08.TRIALS_8_2} frames each: it rises with the redundancy "
+                      "q = m/3, here from q = 2 to q = 5")  # fmt: skip
+
+    return report("8.2", answer, verify)
+
+
+def check_9_2(answer: Any) -> Feedback:
+    """Exercise 9.2: the contraction factor per step of the plain frame algorithm with lam = 1/B at X_9_2 (7 digits)."""
+
+    def verify(ans):
+        kappa = _number(ans, "kappa")
+        ok, hint = key_says("9.2", significant_text(kappa, 7))
+        if ok is None:
+            return _no_key("9.2")
+        if ok:
+            return True, (f"kappa = 1 - lambda_min(S_x)/B = {kappa:.6f}: the rate of the run once the fast directions have "
+                          "died out")  # fmt: skip
+        return False, hint or ("not the rate (give it to at least 7 significant digits); compare with the error curve of "
+                               "the run: which eigenvalue of I - lambda S_x dominates once the fast directions have died "
+                               "out?")  # fmt: skip
+
+    return report("9.2", answer, verify)
+
+
+def check_10_1(answer: Any) -> Feedback:
+    """Exercise 10.1: ``(kappa, eps)`` — the local constant 1/A_J and its radius at X0_10_1 (7 digits each)."""
+
+    def verify(ans):
+        if not isinstance(ans, (tuple, list)) or len(ans) != 2:
+            return False, "answer_10_1 should be a pair (kappa, eps)"
+        kappa, eps = _number(ans[0], "kappa"), _number(ans[1], "eps")
+        ok_k, hint_k = key_says("10.1 kappa", significant_text(kappa, 7))
+        ok_e, hint_e = key_says("10.1 eps", significant_text(eps, 7))
+        if ok_k is None or ok_e is None:
+            return _no_key("10.1")
+        if ok_k and ok_e:
+            return True, f"kappa = 1/A_J = {kappa:.4f} (strictly active J), valid in the ball of radius eps = {eps:.4f} around x0"
+        msgs = []
+        if not ok_k:
+            msgs.append(hint_k or ("kappa is not 1/A_J (7 significant digits are checked): A_J is the smallest eigenvalue "
+                                   "of the sum of phi_i phi_i^T over the strictly active i"))  # fmt: skip
+        if not ok_e:
+            msgs.append(hint_e or ("eps is not the distance from x0 to the nearest hyperplane <x, phi_i> = alpha_i with i "
+                                   "in J (7 significant digits are checked)"))  # fmt: skip
+        return False, "; ".join(msgs)
+
+    return report("10.1", answer, verify)
+
+
+def check_11_1(answer: Any) -> Feedback:
+    """Exercise 11.1: ``(n_modified, n_open, injective)`` for ``layer_11_1()`` on R^2."""
+
+    def verify(ans):
+        if not isinstance(ans, (tuple, list)) or len(ans) != 3:
+            return False, "answer_11_1 should be a triple (number of admissible sets, number of open cells, injective)"
+        n_mod, n_open, inj = _whole(ans[0], "the number of admissible sets"), _whole(ans[1], "the number of open cells"), ans[2]
+        said = [key_says("11.1 admissible", str(n_mod)), key_says("11.1 open", str(n_open)),
+                key_says("11.1 injective", json.dumps(bool(inj)))]  # fmt: skip
+        if any(ok is None for ok, _ in said):
+            return _no_key("11.1")
+        if all(ok for ok, _ in said):
+            return True, (f"{n_mod} admissible sets, {n_open} open cells; "
+                          f"{'every one spans: injective' if inj else 'some do not span: not injective'} on R^2")  # fmt: skip
+        return False, "; ".join(hint for ok, hint in said if not ok)
+
+    return report("11.1", answer, verify)
+
+
+def check_12_2(answer):
+    """``answer``: ``(bias, facets)`` — the polytope bias of a vertex of the cube frame on the unit sphere
+    (the same for all eight) and the number of facets of its polytope at a vertex."""
+
+    def verify(ans):
+        try:
+            bias, n_facets = ans
+        except (TypeError, ValueError):
+            return False, f"give a pair (bias, number of facets), e.g. (0.25, 4); got {ans!r}"
+        b = _number(bias, "the bias")
+        if isinstance(n_facets, bool) or int(n_facets) != n_facets:
+            return False, f"the number of facets should be a whole number; got {n_facets!r}"
+        ok_b, hint_b = key_says("12.2 bias", decimals_text(b, 3))
+        ok_f, _ = key_says("12.2 facets", str(int(n_facets)))
+        if ok_b is None or ok_f is None:
+            return _no_key("12.2")
+        notes = []
+        if not ok_b:
+            notes.append(f"{b:.4g} is not the polytope bias of the cube's vertices on the sphere{hint_b}: choose 'cube' in "
+                         "the explorer's frame menu and 'sphere' in its domain menu, the table lists it")  # fmt: skip
+        if not ok_f:
+            notes.append(f"a vertex of the cube does not lie in {int(n_facets)} of its square facets: pick a vertex in "
+                         "the menu and count the highlighted facets")  # fmt: skip
+        if notes:
+            return False, "; ".join(notes)
+        return True, (f"every vertex gets {b:.4f} on the sphere, read off its {int(n_facets)} facets; "
+                      "compare the icosahedron's +1/√5 in section 2")  # fmt: skip
+
+    return report("12.2", answer, verify)
