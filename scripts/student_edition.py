@@ -246,7 +246,7 @@ EDITION_CHECKS = {
     "nb02": ("check_2_2", "check_2_3", "_outer_radius", "_vertices", "_nonspanning_direction"),
     "nb04": ("check_4_1", "_largest_ball"),
     "nb05": ("check_5_1", "check_5_2", "check_5_3", "_max_constant_bias_ball", "_k_sharp_5_3"),
-    "nb06": ("check_6_2",),
+    "nb06": ("check_6_1", "check_6_2"),
     "nb07": ("check_7_1", "check_7_3"),
     "nb08": ("check_8_1", "check_8_2"),
     "nb09": ("check_9_2", "_measured_rate"),
@@ -431,9 +431,10 @@ def _close_texts(v: float, sc, rtol: float = 1e-6, atol: float = 1e-8) -> list[s
 
 
 def _counts_and_constants(put, sc) -> None:
-    """The keys of 3.1, 6.2, 8.1, 8.2, 9.2, 10.1, 11.1 and 12.2 (the teacher's checks compute them with public calls)."""
+    """The keys of 3.1, 6.1, 6.2, 8.1, 8.2, 9.2, 10.1, 11.1 and 12.2 (the teacher's checks compute them with public calls)."""
     import importlib
     import json
+    import math
 
     import numpy as np
 
@@ -448,6 +449,12 @@ def _counts_and_constants(put, sc) -> None:
         tol = 1e-12 + 1e-9 * abs(v)
         put(f"3.1 φ_{i + 1}", sorted({sc.decimals_text(v + d, 8) for d in (-tol, 0.0, tol)}))
     put("3.1 multiplied", [], {"multiplied": sc.vector_texts(alpha * F.norms, 1e-9, 8)})
+    # 6.1: each entry of a proven bias at most TOLERANCE_6_1 below the sampled estimate (3 decimals, rounded down); a
+    # proven bias lies below the estimate (a larger one is not injective, which the self-check proves first)
+    F = nb06.frame_6_1()
+    ref = rf.sampling_bias(F, rf.Ball(2), n_samples=200_000, seed=0, progress=False).values
+    for i, v in enumerate(ref):
+        put(f"6.1 φ_{i + 1}", sc.grid_texts(math.floor((v - nb06.TOLERANCE_6_1) * 1000) / 1000, v + 0.1, decimals=3))
     # 6.2 and 8.1: Tukey depths
     put("6.2", [str(rf.tukey_depth_origin(nb06.frame_6_2()).depth)])
     F81 = nb08.frame_8_1()

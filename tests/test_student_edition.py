@@ -242,7 +242,7 @@ def test_the_editions_checkers_hold_no_answer_helper_and_no_answer(edition):
 
 
 #: the exercises whose teacher's check computes the answer it compares with: checked by key in the edition
-COMPUTING = ("1.2", "2.2", "2.3", "3.1", "4.1", "5.1", "5.2", "5.3", "6.2", "7.1", "7.3", "8.1", "8.2", "9.2", "10.1",
+COMPUTING = ("1.2", "2.2", "2.3", "3.1", "4.1", "5.1", "5.2", "5.3", "6.1", "6.2", "7.1", "7.3", "8.1", "8.2", "9.2", "10.1",
              "10.3", "11.1", "11.2", "11.3", "12.1", "12.2")
 
 #: library calls that compute an exercise's answer when a checker makes them (the notebooks teach them)
@@ -259,8 +259,6 @@ STILL_CALLING = {
     "13.3": "active_set at the student's own image",
     "3.2": "active_set at the student's own point, for the student's own frame",
     "7.2": "polytope_bias: the bias the task starts from (its answer is the raise d, proved by two exact verdicts)",
-    # still computing a reference in the edition (to do): the sampled estimate the student's proven bias is held to
-    "6.1": "sampling_bias: the estimate with 200 000 samples that a proven bias may lie at most 0.05 below",
 }  # fmt: skip
 
 

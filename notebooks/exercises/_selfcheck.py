@@ -678,3 +678,34 @@ def check_12_2(answer):
                       "compare the icosahedron's +1/√5 in section 2")  # fmt: skip
 
     return report("12.2", answer, verify)
+
+
+def check_6_1(answer):
+    """``answer``: a bias (5 entries) for which frame_6_1 is rectifying on the closed unit ball, every entry at most
+    TOLERANCE_6_1 below the sampled estimate with 200 000 samples (held to it at 3 decimals, rounded down)."""
+    import relu_frames_nb as rf
+
+    from . import nb06
+
+    def verify(ans):
+        F = nb06.frame_6_1()
+        a = np.asarray(ans, dtype=float)
+        if a.shape != (F.m,):
+            return False, f"give {F.m} entries, one per frame vector; got shape {a.shape}"
+        v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
+        if v.status == "not injective":
+            x, y = v.pair
+            return False, (f"your bias is too large: the layer is not injective at x = {_vec(x)} (y = {_vec(y)} has "
+                           "the same output); did you subtract the covering radius?")  # fmt: skip
+        if v.status != "injective":
+            return False, f"could not decide this bias ({v.text})"
+        said = [key_says(f"6.1 φ_{i + 1}", decimals_text(math.floor(x * 1000 + 1e-9) / 1000, 3)) for i, x in enumerate(a)]
+        if said[0][0] is None:
+            return _no_key("6.1")
+        low = [i for i, (ok, _) in enumerate(said) if not ok]
+        if low:
+            return False, (f"rectifying, but too conservative: the entries of {elements(low)} lie more than "
+                           f"{nb06.TOLERANCE_6_1} below the sampled estimate; a finer covering bound or more samples help")
+        return True, f"proven rectifying on the ball (rf.check: {v.method}), within {nb06.TOLERANCE_6_1} of sampling"
+
+    return report("6.1", answer, verify)
