@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 if str(NOTEBOOKS) not in sys.path:
     sys.path.insert(0, str(NOTEBOOKS))
+from exercises import tolerances as T  # noqa: E402  (the checkers' tolerances: the key accepts what they accept)
 from exercises.tags import ANSWER, CHECK, EXERCISE, SOLUTION  # noqa: E402  (notebooks/exercises/tags.py: the cell tags)
 
 DEFAULT_OUT = ROOT / "student-edition"
@@ -311,11 +312,11 @@ def answer_keys(salt: str | None = None) -> dict:
         keys[ex] = {"accepted": sorted(acc), "wrong": {h: m for h, m in sorted(bad.items()) if h not in acc}}
 
     s_star = nb["nb02"]._outer_radius(nb["nb02"].layer_2_2())[0]
-    put("2.2", sc.grid_texts(s_star - 1e-6, s_star + 1e-3, decimals=3))
+    put("2.2", sc.grid_texts(s_star - T.PAST_EXACT, s_star + T.THREE_DECIMALS, decimals=3))
     r_star = nb["nb04"]._largest_ball(nb["nb04"].layer_4_1())[0]
-    put("4.1", sc.grid_texts(r_star - 1e-3, r_star * (1 + 1e-6), decimals=3))
+    put("4.1", sc.grid_texts(r_star - T.THREE_DECIMALS, r_star * (1 + T.PAST_EXACT), decimals=3))
     a_c = nb["nb05"]._max_constant_bias_ball(nb["nb05"].frame_5_1())[0]
-    put("5.1", sc.grid_texts(a_c - 1e-3, a_c + 1e-6, decimals=3))
+    put("5.1", sc.grid_texts(a_c - T.THREE_DECIMALS, a_c + T.PAST_EXACT, decimals=3))
     _, active, in_J = nb["nb05"]._k_sharp_5_3()
     exact_n = active.sum(axis=1) == 2
     put("5.3", [sc.elements_text([i for i in range(in_J.shape[1]) if not (in_J[:, i] & exact_n).any()])])
@@ -325,15 +326,15 @@ def answer_keys(salt: str | None = None) -> dict:
     def around(v: float, rtol: float, digits: int) -> list[str]:
         return sc.grid_texts(v - rtol * abs(v), v + rtol * abs(v), digits=digits)
 
-    put("10.3", around(B / A**2, 1e-2, 3), {  # the misreadings the teacher's checker names
+    put("10.3", around(B / A**2, T.THREE_DIGITS_RTOL, 3), {  # the misreadings the teacher's checker names
         "1/A_alpha bounds pairs with a common active set only; across active sets the proof gives B/A_alpha^2":
-            around(1 / A, 1e-2, 3),
-        "almost: the lower frame bound enters squared (Cauchy-Schwarz step of the proof)": around(B / A, 1e-2, 3),
+            around(1 / A, T.THREE_DIGITS_RTOL, 3),
+        "almost: the lower frame bound enters squared (Cauchy-Schwarz step of the proof)": around(B / A, T.THREE_DIGITS_RTOL, 3),
         "2m/A_0 is Puthawala et al.'s constant for bias 0 on R^n; here use the bound proved in §1":
-            around(2 * L.m / A, 1e-2, 3),
+            around(2 * L.m / A, T.THREE_DIGITS_RTOL, 3),
     })  # fmt: skip
     t_star = nb["nb11"]._omni_t_star(nb["nb11"].frame_11_2())
-    tol = 1e-9 + 1e-6 * abs(t_star)
+    tol = T.CLOSE_ATOL + T.CLOSE_RTOL * abs(t_star)
     put("11.2", sc.grid_texts(t_star - tol, t_star + tol, digits=7))
     _more_keys(nb, put, sc)
     return {"salt": salt, "exercises": keys}
@@ -389,18 +390,18 @@ def _more_keys(nb: dict, put, sc) -> None:
     s, r = nb07.SHELL_7_1
     bias = rf.polytope_bias(F71c, rf.Shell(3, s, r)).values
     a_S = rf.polytope_bias(F71c, rf.Sphere(3)).values
-    put("7.1 frame", sc.vector_texts(F71c.vectors[-1], 1e-8, 6))
-    put("7.1", sc.vector_texts(bias, 1e-8, 6), {
+    put("7.1 frame", sc.vector_texts(F71c.vectors[-1], T.VECTOR_ATOL, 6))
+    put("7.1", sc.vector_texts(bias, T.VECTOR_ATOL, 6), {
         "this is the printed formula (iii), r^-1 min{s, alpha_S}; see the erratum in section 4":
-            sc.vector_texts(np.minimum(s, a_S) / r, 1e-8, 6),
+            sc.vector_texts(np.minimum(s, a_S) / r, T.VECTOR_ATOL, 6),
         "this is the bias on the unit sphere; scale it to the donut (whether r a or s a applies depends on the sign of a)":
-            sc.vector_texts(a_S, 1e-8, 6),
+            sc.vector_texts(a_S, T.VECTOR_ATOL, 6),
     })  # fmt: skip
     # 7.3: the largest hole radius (7 digits, np.isclose's tolerance); the misreadings at 3 digits
     P = rf.inscribing_polytope(nb07.frame_7_3())
     holes = np.sqrt(2 - 2 * P.offsets)
     rho = float(holes.max())
-    tol = 1e-8 + 1e-6 * rho
+    tol = T.NUMPY_ATOL + T.CLOSE_RTOL * rho
     put("7.3", sc.grid_texts(rho - tol, rho + tol, digits=7))
     put("7.3 misreadings", [], {
         "that is the smallest hole radius; the covering radius is the largest one": [sc.significant_text(holes.min(), 3)],
@@ -413,18 +414,18 @@ def _more_keys(nb: dict, put, sc) -> None:
     from relu_frames_nb.paper import reference
 
     P = rf.inscribing_polytope(nb11.frame_11_3())
-    put("11.3", sc.vector_texts(rf.polytope_bias(P, "boundary").values, 1e-10, 8), {
+    put("11.3", sc.vector_texts(rf.polytope_bias(P, "boundary").values, T.FORMULA_ATOL, 8), {
         "this is Algorithm 2 (minimum over all pairs of each facet); formula (i) takes only the pairs that contain phi_i":
-            sc.vector_texts(reference.algorithm_2(P), 1e-10, 8),
+            sc.vector_texts(reference.algorithm_2(P), T.FORMULA_ATOL, 8),
     })  # fmt: skip
     # 12.1: the pentagon's largest bias on the sphere, read to 3 decimals (or given in full, to 6)
     best = float(rf.polytope_bias(rf.zoo.get("pentagon"), rf.Sphere(2)).values.min())
-    put("12.1", sc.grid_texts(best - nb12._SLIDER_TOL, best + 1e-9, decimals=3)
-        + sorted({sc.decimals_text(best + d, 6) for d in (-1e-9, 0.0, 1e-9)}))  # fmt: skip
+    put("12.1", sc.grid_texts(best - nb12._SLIDER_TOL, best + T.CLOSE_ATOL, decimals=3)
+        + sorted({sc.decimals_text(best + d, 6) for d in (-T.CLOSE_ATOL, 0.0, T.CLOSE_ATOL)}))  # fmt: skip
     _counts_and_constants(put, sc)
 
 
-def _close_texts(v: float, sc, rtol: float = 1e-6, atol: float = 1e-8) -> list[str]:
+def _close_texts(v: float, sc, rtol: float = T.CLOSE_RTOL, atol: float = T.NUMPY_ATOL) -> list[str]:
     """The 7-digit texts of the numbers np.isclose calls equal to ``v`` (with its default atol)."""
     tol = atol + rtol * abs(v)
     return sc.grid_texts(v - tol, v + tol, digits=7)
@@ -446,9 +447,9 @@ def _counts_and_constants(put, sc) -> None:
     # 3.1: each entry alpha_i / |phi_i| (np.allclose with rtol 1e-9, atol 1e-12), at 8 decimals
     F, alpha = nb03.frame_3_1(), np.asarray(nb03.ALPHA_3_1)
     for i, v in enumerate(alpha / F.norms):
-        tol = 1e-12 + 1e-9 * abs(v)
+        tol = T.RATIO_ATOL + T.RATIO_RTOL * abs(v)
         put(f"3.1 φ_{i + 1}", sorted({sc.decimals_text(v + d, 8) for d in (-tol, 0.0, tol)}))
-    put("3.1 multiplied", [], {"multiplied": sc.vector_texts(alpha * F.norms, 1e-9, 8)})
+    put("3.1 multiplied", [], {"multiplied": sc.vector_texts(alpha * F.norms, T.RATIO_RTOL, 8)})
     # 6.1: each entry of a proven bias at most TOLERANCE_6_1 below the sampled estimate (3 decimals, rounded down); a
     # proven bias lies below the estimate (a larger one is not injective, which the self-check proves first)
     F = nb06.frame_6_1()
@@ -476,7 +477,7 @@ def _counts_and_constants(put, sc) -> None:
                 sc.decimals_text(f, 6) for f in fracs if f > frac]
         wrong[f"too low: e.g. frame k = {inj.index(True) if any(inj) else 0} is injective (Tukey depth at least 3)"] = [
             sc.decimals_text(f, 6) for f in fracs if f < frac]
-        put(f"8.2 m={m}", sorted({sc.decimals_text(frac + d, 6) for d in (-1e-9, 0.0, 1e-9)}), wrong)
+        put(f"8.2 m={m}", sorted({sc.decimals_text(frac + d, 6) for d in (-T.CLOSE_ATOL, 0.0, T.CLOSE_ATOL)}), wrong)
     # 9.2: 1 - lambda_min(S_x)/B, or the rate measured on the run (rtol 1e-4); two misreadings
     L = nb09.layer_9_1()
     A, B = L.frame.bounds
@@ -484,7 +485,7 @@ def _counts_and_constants(put, sc) -> None:
     ev = np.linalg.eigvalsh(L.frame.vectors[act].T @ L.frame.vectors[act])
     measured = nb09._measured_rate(L, nb09.X_9_2, 1 / B)
     put("9.2", _close_texts(float(max(abs(1 - ev[0] / B), abs(1 - ev[-1] / B))), sc)
-        + _close_texts(measured, sc, rtol=1e-4), {
+        + _close_texts(measured, sc, rtol=T.MEASURED_RTOL), {
         "that is the rate for the default step 2/(A+B); here the step is lambda = 1/B": _close_texts(1 - 2 * ev[0] / (A + B), sc),
         "you used the lower bound A of the whole frame; the plain iteration only sees the active sub-frame Phi_{I_x}: use "
         "the smallest eigenvalue of its Gram matrix": _close_texts(1 - A / B, sc),
@@ -528,8 +529,8 @@ def _counts_and_constants(put, sc) -> None:
     cube = rf.zoo.get("cube")
     pbe = float(rf.polytope_bias(cube, rf.Sphere(3)).values[0])
     P = rf.inscribing_polytope(cube)
-    put("12.2 bias", sc.grid_texts(pbe - 1e-3, pbe + 1e-3, decimals=3),
-        {" (check the sign)": sc.grid_texts(-pbe - 1e-3, -pbe + 1e-3, decimals=3)})  # fmt: skip
+    put("12.2 bias", sc.grid_texts(pbe - T.TABLE_READING, pbe + T.TABLE_READING, decimals=3),
+        {" (check the sign)": sc.grid_texts(-pbe - T.TABLE_READING, -pbe + T.TABLE_READING, decimals=3)})  # fmt: skip
     put("12.2 facets", [str(len(P.facets_of(0)))])
 
 

@@ -34,6 +34,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .tolerances import CLOSE_ATOL, CLOSE_RTOL, ON_BOUNDARY, SAME_OUTPUT, SAME_POINT
+
 __all__ = ["Feedback", "NotYetRight", "report", "solution", "NOT_ANSWERED", "close", "vec", "elements", "element_numbers",
            "pair_problem"]
 
@@ -112,7 +114,7 @@ def report(exercise: str, answer: Any, verify: Callable[[Any], tuple[bool, str]]
     return fb
 
 
-def close(a: float, b: float, *, rtol: float = 1e-6, atol: float = 1e-9) -> bool:
+def close(a: float, b: float, *, rtol: float = CLOSE_RTOL, atol: float = CLOSE_ATOL) -> bool:
     """``|a - b| <= atol + rtol |b|`` for numbers."""
     return abs(float(a) - float(b)) <= atol + rtol * abs(float(b))
 
@@ -160,13 +162,13 @@ def pair_problem(ans: Any, L: Any, K: Any) -> tuple[str | None, tuple]:
     if x.shape != (n,) or y.shape != (n,):
         return f"give two points of R^{n}; got shapes {x.shape} and {y.shape}", (x, y, None)
     for name, v in (("x", x), ("y", y)):
-        if not K.contains(v, tol=1e-9):
+        if not K.contains(v, tol=ON_BOUNDARY):
             return f"{name} = {vec(v)} is outside {K.describe()} (norm {np.linalg.norm(v):.6g})", (x, y, None)
-    if np.linalg.norm(x - y) <= 1e-9:
+    if np.linalg.norm(x - y) <= SAME_POINT:
         return "x and y are the same point; a collision needs two different inputs", (x, y, None)
     Lx, Ly = L(x), L(y)
     diff = float(np.max(np.abs(Lx - Ly)))
-    if diff > 1e-9 * max(1.0, float(np.max(np.abs(Lx)))):
+    if diff > SAME_OUTPUT * max(1.0, float(np.max(np.abs(Lx)))):
         return (f"these two points do not collide: the outputs {vec(Lx)} and {vec(Ly)} differ by up to {diff:.3g}",
                 (x, y, Lx))  # fmt: skip
     return None, (x, y, Lx)

@@ -36,6 +36,7 @@ import numpy as np
 
 from . import Feedback, element_numbers, elements, report
 from . import vec as _vec
+from .tolerances import GRID, THREE_DECIMALS, ZERO, ZERO_ANSWER, said
 
 KEYS_FILE = Path(__file__).with_name("_keys.json")
 
@@ -92,7 +93,7 @@ def grid_texts(lo: float, hi: float, *, decimals: int | None = None, digits: int
     """
     if decimals is not None:
         step = 10.0**-decimals
-        ks = range(math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9) + 1)
+        ks = range(math.ceil(lo / step - GRID), math.floor(hi / step + GRID) + 1)
         return sorted({decimals_text(k * step, decimals) for k in ks})
     out = set()
     for v in (lo, hi):
@@ -138,7 +139,7 @@ def _number(x: Any, what: str) -> float:
 
 
 def _on_grid(x: float, decimals: int) -> bool:
-    return abs(x - round(x, decimals)) <= 1e-9
+    return abs(x - round(x, decimals)) <= GRID
 
 
 def _three_decimals(exercise: str, value: float, what: str, rounding: str, right: str, wrong: str) -> tuple[bool, str]:
@@ -197,7 +198,8 @@ def check_4_1(answer):
             return False, (f"your radius is too large: x = {_vec(w)} lies in B_r, and its active elements "
                            f"{elements(np.flatnonzero(L.active_set(w)))} do not span")  # fmt: skip
         return _three_decimals("4.1", r, "radius", "down",
-                               f"r = {r:.3f}: the layer is rectifying on B_r, and on no ball more than 1e-3 larger",
+                               (f"r = {r:.3f}: the layer is rectifying on B_r, and on no ball more than "
+                                f"{said(THREE_DECIMALS)} larger"),
                                ("no sampled point of B_r is non-rectifying, but r is not the largest radius: r can be larger "
                        "(or a sample missed a point next to the lines <x, phi_i> = alpha_i closest to the origin)"))  # fmt: skip
 
@@ -276,7 +278,7 @@ def check_11_2(answer: Any) -> Feedback:
 
     def verify(ans):
         t = _number(ans, "t")
-        if abs(t) < 1e-6:
+        if abs(t) < ZERO_ANSWER:
             return False, (
                 "t = 0 is what the printed program min ||Dc|| over c > 0 suggests for every frame; solve the LP "
                 "max t subject to Dc = 0, sum c = 1, c_i >= t (variables c and t, t free in sign)"
@@ -524,7 +526,7 @@ def check_6_2(answer):
         F = nb06.frame_6_2()
         depth, u = ans
         depth, u = int(depth), np.asarray(u, dtype=float)
-        if u.shape != (3,) or np.linalg.norm(u) < 1e-12:
+        if u.shape != (3,) or np.linalg.norm(u) < ZERO:
             return False, f"u should be a non-zero vector of R^3; got {u!r}"
         count = int(np.count_nonzero(F.vectors @ u >= 0))
         if count != depth:
@@ -699,7 +701,7 @@ def check_6_1(answer):
                            "the same output); did you subtract the covering radius?")  # fmt: skip
         if v.status != "injective":
             return False, f"could not decide this bias ({v.text})"
-        said = [key_says(f"6.1 φ_{i + 1}", decimals_text(math.floor(x * 1000 + 1e-9) / 1000, 3)) for i, x in enumerate(a)]
+        said = [key_says(f"6.1 φ_{i + 1}", decimals_text(math.floor(x * 1000 + GRID) / 1000, 3)) for i, x in enumerate(a)]
         if said[0][0] is None:
             return _no_key("6.1")
         low = [i for i, (ok, _) in enumerate(said) if not ok]

@@ -19,6 +19,7 @@ import relu_frames_nb as rf
 
 from . import elements, pair_problem, report
 from . import vec as _vec
+from .tolerances import ON_LINE, PAST_EXACT, THREE_DECIMALS, ZERO
 
 __all__ = ["layer_2_1", "layer_2_2", "layers_2_3", "check_2_1", "check_2_2", "check_2_3"]
 
@@ -33,7 +34,7 @@ def _unit_rows(degrees) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
-def _nonspanning_direction(layer: rf.ReLULayer, p, tol: float = 1e-9):
+def _nonspanning_direction(layer: rf.ReLULayer, p, tol: float = ON_LINE):
     """A unit direction ``d`` with ``p + t d`` non-rectifying for all small ``t > 0``, or None.
 
     None means that ``p`` is not in the closure of the non-rectifying points. Lines through
@@ -63,7 +64,7 @@ def _vertices(layer: rf.ReLULayer) -> np.ndarray:
     phi, a = layer.frame.vectors, layer.alpha
     m = len(a)
     pts = [np.linalg.solve(phi[[i, j]], a[[i, j]]) for i in range(m) for j in range(i + 1, m)
-           if abs(np.linalg.det(phi[[i, j]])) > 1e-12]  # fmt: skip
+           if abs(np.linalg.det(phi[[i, j]])) > ZERO]  # fmt: skip
     return np.array(pts).reshape(-1, 2)
 
 
@@ -124,7 +125,7 @@ def check_2_2(answer):
         if not 0.0 < s < 1.0:
             return False, f"s should lie between 0 and 1; got {s:.4g}"
         s_star, v, d = _outer_radius(L)
-        if s < s_star - 1e-6:
+        if s < s_star - PAST_EXACT:
             # a witness just outside the student's circle, not the outermost one (its norm would be the answer)
             X = rf.Shell(2, s, 1.0).sample(4000, seed=0)
             bad = X[~rf.is_rectifying(L, X)]
@@ -135,7 +136,7 @@ def check_2_2(answer):
             active = np.flatnonzero(L.active_set(w))
             return False, (f"your radius is too small: x = {_vec(w)} lies in the donut, but only the elements "
                            f"{elements(active)} are active there, and they do not span")  # fmt: skip
-        if s > s_star + 1e-3:
+        if s > s_star + THREE_DECIMALS:
             return False, "the layer is still rectifying on a slightly larger donut (a smaller s): s can be smaller"
         return True, (f"s = {s:.4f}: the last non-rectifying points reach norm {s_star:.4f}, at the corner {_vec(v)} "
                       "of a cell whose active rows do not span")  # fmt: skip

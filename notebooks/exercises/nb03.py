@@ -13,6 +13,7 @@ import relu_frames_nb as rf
 
 from . import elements, report
 from . import vec as _vec
+from .tolerances import CLOSE_ATOL, RATIO_ATOL, RATIO_RTOL, SAME_POINT
 
 __all__ = ["frame_3_1", "ALPHA_3_1", "EPS_3_2", "frame_3_3", "EPS_3_3", "check_3_1", "check_3_2", "check_3_3"]
 
@@ -36,11 +37,11 @@ def check_3_1(answer):
         F, alpha = frame_3_1(), np.asarray(ALPHA_3_1)
         a = np.broadcast_to(np.asarray(ans, dtype=float), alpha.shape)
         right = alpha / F.norms
-        if np.allclose(a, right, rtol=1e-9, atol=1e-12):
+        if np.allclose(a, right, rtol=RATIO_RTOL, atol=RATIO_ATOL):
             return True, f"alpha' = alpha_i / |phi_i| = {_vec(right)}: the active sets agree at every x"
-        if np.allclose(a, alpha * F.norms, rtol=1e-9, atol=1e-12):
+        if np.allclose(a, alpha * F.norms, rtol=RATIO_RTOL, atol=RATIO_ATOL):
             return False, "you multiplied by the norms; <x, phi_i> >= alpha_i is <x, phi_i/|phi_i|> >= alpha_i/|phi_i|"
-        off = np.flatnonzero(~np.isclose(a, right, rtol=1e-9, atol=1e-12))
+        off = np.flatnonzero(~np.isclose(a, right, rtol=RATIO_RTOL, atol=RATIO_ATOL))
         # no point x is printed: one between the two thresholds would pin the right entry
         return False, (f"the entries of {elements(off)} are off: along such an element there are points where it is "
                        "active for the original layer but not for the normalized one with your bias (or the other way "
@@ -71,7 +72,7 @@ def check_3_2(answer):
         if np.any(moved >= EPS_3_2):
             i = int(np.argmax(moved))
             return False, f"row {i + 1} moved by {moved[i]:.3g} from the +- basis; stay below {EPS_3_2}"
-        if np.linalg.norm(x) < 1e-9:
+        if np.linalg.norm(x) < SAME_POINT:
             return False, "at x = 0 every element is active with zero bias; take x != 0"
         L = rf.ReLULayer(Phi, 0.0)
         active = np.flatnonzero(L.active_set(x))
@@ -105,8 +106,8 @@ def check_3_3(answer):
         assert np.all(np.linalg.norm(F.vectors - rf.zoo.mercedes_benz().vectors, axis=1) < EPS_3_3)
         a = np.broadcast_to(np.asarray(ans, dtype=float), (3,)).copy()
         lemma = -0.5 - EPS_3_3 * 1.0
-        if np.any(a < lemma - 1e-9):
-            low = np.flatnonzero(a < lemma - 1e-9)
+        if np.any(a < lemma - CLOSE_ATOL):
+            low = np.flatnonzero(a < lemma - CLOSE_ATOL)
             return False, (f"the entries of {elements(low)} are lower than needed: Lemma \"perturbation\" guarantees a "
                            "larger bias for this frame (read off its alpha, eps and M)")  # fmt: skip
         v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))

@@ -18,6 +18,7 @@ import relu_frames_nb as rf
 from . import element_numbers, elements, report
 from . import vec as _vec
 from .nb02 import _unit_rows
+from .tolerances import PAST_EXACT, THREE_DECIMALS
 
 __all__ = ["layer_4_1", "frame_4_2", "ALPHA_4_2", "X_4_2", "check_4_1", "check_4_2", "check_4_3"]
 
@@ -56,7 +57,7 @@ def check_4_1(answer):
         if not r > 0:
             return False, f"r should be positive; got {r:.4g}"
         r_star, p, d = _largest_ball(L)
-        if r > r_star * (1 + 1e-6):
+        if r > r_star * (1 + PAST_EXACT):
             # a witness near the student's circle, not the nearest one (its norm would be the answer)
             X = rf.Ball(2, r).sample(4000, seed=0)
             bad = X[~rf.is_rectifying(L, X)]
@@ -67,7 +68,7 @@ def check_4_1(answer):
             active = np.flatnonzero(L.active_set(w))
             return False, (f"your radius is too large: x = {_vec(w)} lies in B_r, and its active elements "
                            f"{elements(active)} do not span")  # fmt: skip
-        if r < r_star - 1e-3:
+        if r < r_star - THREE_DECIMALS:
             return False, "the layer is still rectifying (and injective) on a slightly larger ball: r can be larger"
         return True, (f"r* = {r_star:.4f}: the nearest non-rectifying points are next to {_vec(p)}; the layer is "
                       "rectifying on B_r* and on no larger ball")  # fmt: skip

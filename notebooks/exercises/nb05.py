@@ -15,6 +15,7 @@ import relu_frames_nb as rf
 
 from . import element_numbers, elements, report
 from . import vec as _vec
+from .tolerances import PAST_EXACT, THREE_DECIMALS, ZERO
 
 __all__ = ["frame_5_1", "frame_5_2", "X_5_2", "frame_5_3", "data_5_3", "check_5_1", "check_5_2", "check_5_3"]
 
@@ -59,7 +60,7 @@ def check_5_1(answer):
         F = frame_5_1()
         r = float(r)
         a_c, x = _max_constant_bias_ball(F)
-        if r > a_c + 1e-6:
+        if r > a_c + PAST_EXACT:
             if r > 0:
                 return False, "your bias is too large: at x = 0 every coefficient is 0 < r, so no element is active there"
             # a witness where the student's bias only just fails, not where alpha_c is attained (that would give it)
@@ -74,7 +75,7 @@ def check_5_1(answer):
             active = np.flatnonzero(F.vectors @ w >= r)
             return False, (f"your bias is too large: at x = {_vec(w)} only the elements {elements(active)} are active, "
                            "so the layer is not injective there")  # fmt: skip
-        if r < a_c - 1e-3:
+        if r < a_c - THREE_DECIMALS:
             return False, "the layer is still rectifying for a slightly larger constant bias: r can be larger"
         return True, f"alpha_c = {a_c:.5f}, attained at x = {_vec(x)}, where the second largest coefficient is alpha_c"
 
@@ -108,7 +109,7 @@ def check_5_2(answer):
         best = max(min(c[list(B)]) for B in combinations(range(F.m), 3) if F.spans(B))
 
         def works(B):
-            return F.spans(list(B)) and min(c[list(B)]) >= best - 1e-12
+            return F.spans(list(B)) and min(c[list(B)]) >= best - ZERO
 
         if not works(J) and all(j + 1 < F.m for j in J) and works([j + 1 for j in J]):
             return False, "counted from 0? the exercises number the elements from 1, like the text"
@@ -116,7 +117,7 @@ def check_5_2(answer):
             return False, (f"the elements {elements(J)} do not form a basis (rank {np.linalg.matrix_rank(F.vectors[J])}); "
                            "the greedy rule skips a vector that depends on the ones kept")  # fmt: skip
         weakest = float(min(c[J]))
-        if weakest < best - 1e-12:
+        if weakest < best - ZERO:
             return False, (f"{elements(J)} is a basis, but another basis has a larger weakest coefficient than your "
                            f"{weakest:.4g}: keep the largest coefficients, skipping only the dependent ones")  # fmt: skip
         return True, (f"{elements(J)} is a most correlated basis: its weakest coefficient {weakest:.4g} is the largest "

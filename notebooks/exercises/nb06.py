@@ -13,6 +13,7 @@ import relu_frames_nb as rf
 
 from . import elements, pair_problem, report
 from . import vec as _vec
+from .tolerances import ZERO
 
 __all__ = ["frame_6_1", "TOLERANCE_6_1", "frame_6_2", "layer_6_3", "check_6_1", "check_6_2", "check_6_3"]
 
@@ -81,7 +82,7 @@ def check_6_2(answer):
         F = frame_6_2()
         depth, u = ans
         depth, u = int(depth), np.asarray(u, dtype=float)
-        if u.shape != (3,) or np.linalg.norm(u) < 1e-12:
+        if u.shape != (3,) or np.linalg.norm(u) < ZERO:
             return False, f"u should be a non-zero vector of R^3; got {u!r}"
         count = int(np.count_nonzero(F.vectors @ u >= 0))
         if count != depth:

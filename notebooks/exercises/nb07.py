@@ -9,6 +9,7 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import Feedback, report
+from .tolerances import CLOSE_RTOL, MISREADING_RTOL, VECTOR_ATOL
 
 __all__ = ["frame_7_1", "frame_7_2", "frame_7_3", "check_7_1", "check_7_2", "check_7_3"]
 
@@ -58,28 +59,28 @@ def check_7_1(answer: Any) -> Feedback:
         K = rf.Shell(3, s, r)
         b = _vector(bias, Fc.m, "the bias")
         right = rf.polytope_bias(Fc, K).values
-        if np.allclose(b, right, atol=1e-8):
+        if np.allclose(b, right, atol=VECTOR_ATOL):
             chk = rf.check_rectifying(rf.ReLULayer(Fc, b), K, n_samples=20_000, seed=1)
             return True, (
                 f"the polytope bias on D_{{{r:g},{s:g}}}, in [{b.min():+.4f}, {b.max():+.4f}]; rectifying at "
                 f"{chk.n_checked} samples of the donut"
             )
         aS = rf.polytope_bias(Fc, rf.Sphere(3)).values
-        if np.allclose(b, np.minimum(s, aS) / r, atol=1e-8):
+        if np.allclose(b, np.minimum(s, aS) / r, atol=VECTOR_ATOL):
             return False, "this is the printed formula (iii), r^-1 min{s, alpha_S}; see the erratum in section 4"
-        if np.allclose(b, aS, atol=1e-8):
+        if np.allclose(b, aS, atol=VECTOR_ATOL):
             return False, ("this is the bias on the unit sphere; scale it to the donut (whether r a or s a applies depends "
                            "on the sign of a)")
         chk = rf.check_rectifying(rf.ReLULayer(Fc, b), K, n_samples=20_000, seed=1)
         if not chk.rectifying:
             x = chk.failures[0] if getattr(chk, "failures", None) is not None and len(chk.failures) else None
             where = f" at x = {np.round(x, 3)}" if x is not None else ""
-            high = np.flatnonzero(b > right + 1e-8) + 1
+            high = np.flatnonzero(b > right + VECTOR_ATOL) + 1
             return False, (
                 f"your bias is too large (elements {high.tolist()} exceed the polytope bias): the layer is "
                 f"not rectifying on the donut{where}, so not injective there"
             )
-        low = np.flatnonzero(b < right - 1e-8) + 1
+        low = np.flatnonzero(b < right - VECTOR_ATOL) + 1
         return False, (
             f"your bias is rectifying but smaller than the polytope bias for elements {low.tolist()}: "
             f"take the minimum of <y, phi_i> over cone(F) ∩ D_(r,s) only over facets F containing phi_i"
@@ -134,14 +135,14 @@ def check_7_3(answer: Any) -> Feedback:
         P = rf.inscribing_polytope(F)
         holes = np.sqrt(2 - 2 * P.offsets)
         right = float(holes.max())
-        if np.isclose(rho, right, rtol=1e-6):
+        if np.isclose(rho, right, rtol=CLOSE_RTOL):
             probe = rf.covering_radius(P.points, rf.Sphere(3), kind="heuristic", n_probes=200_000, seed=0).value
             return True, f"rho = {right:.4f}, the largest of {P.n_facets} hole radii (a dense probe finds {probe:.4f})"
-        if np.isclose(rho, holes.min(), rtol=1e-3):
+        if np.isclose(rho, holes.min(), rtol=MISREADING_RTOL):
             return False, "that is the smallest hole radius; the covering radius is the largest one"
-        if np.isclose(rho, P.offsets.min(), rtol=1e-3) or np.isclose(rho, P.offsets.max(), rtol=1e-3):
+        if np.isclose(rho, P.offsets.min(), rtol=MISREADING_RTOL) or np.isclose(rho, P.offsets.max(), rtol=MISREADING_RTOL):
             return False, "that is a facet offset b_F; the hole radius of a facet is sqrt(2 - 2 b_F)"
-        if np.isclose(rho, np.arccos(P.offsets.min()), rtol=1e-3):
+        if np.isclose(rho, np.arccos(P.offsets.min()), rtol=MISREADING_RTOL):
             return False, "that is the angular (geodesic) radius of the largest cap; the kit's radius is Euclidean"
         side = "too large" if rho > right else "too small"
         return False, f"{side}: the covering radius is the largest hole radius over the facets of the inscribing polytope (§6)"

@@ -9,6 +9,7 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import Feedback, report
+from .tolerances import CLOSE_ATOL
 
 __all__ = ["frame_8_1", "M_8_2", "TRIALS_8_2", "frame_8_2", "frame_8_3", "sampled_test_8_3",
            "check_8_1", "check_8_2", "check_8_3"]  # fmt: skip
@@ -81,7 +82,7 @@ def check_8_2(answer: Any) -> Feedback:
             inj = [bool(rf.zero_bias_injective(frame_8_2(m, k)).injective) for k in range(TRIALS_8_2)]
             frac = float(np.mean(inj))
             got = float(ans[m] if m in ans else ans[str(m)])
-            if not np.isclose(got, frac, atol=1e-9):
+            if not np.isclose(got, frac, atol=CLOSE_ATOL):
                 if got > frac:
                     k = inj.index(False)
                     hint = f"too high: e.g. frame k = {k} is not injective (Tukey depth below 3)"

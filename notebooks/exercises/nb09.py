@@ -9,6 +9,7 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import Feedback, report
+from .tolerances import CLOSE_RTOL, MEASURED_RTOL, ON_BOUNDARY, ROUNDING_NOISE, VECTOR_ATOL
 
 __all__ = ["layer_9_1", "output_9_1", "X_9_2", "check_9_1", "check_9_2"]
 
@@ -36,13 +37,13 @@ def check_9_1(answer: Any) -> Feedback:
             return False, f"x should be a point of R^3 (3 numbers); yours has {x.size}"
         L, z = layer_9_1(), output_9_1()
         miss = float(np.abs(L(x) - z).max())
-        if miss > 1e-8:
+        if miss > VECTOR_ATOL:
             J = np.flatnonzero(z > 0)
             return False, (
                 f"C_alpha(x) differs from z by up to {miss:.2e}; read J = {{i : z_i > 0}} = {(J + 1).tolist()} "
                 f"from z, add the bias back on J and apply a dual frame of Phi_J (rf.reconstruct does this)"
             )
-        if np.linalg.norm(x) > 2 + 1e-9:
+        if np.linalg.norm(x) > 2 + ON_BOUNDARY:
             return False, (
                 f"C_alpha(x) = z, but ||x|| = {np.linalg.norm(x):.3f} > 2: the layer is injective on B_2 only, "
                 f"and the input asked for lies in B_2"
@@ -55,7 +56,7 @@ def check_9_1(answer: Any) -> Feedback:
 def _measured_rate(L: rf.ReLULayer, x: np.ndarray, lam: float) -> float:
     r = rf.relu_frame_algorithm(L, L(x), x_true=x, lam=lam, lam0=0.0, tol=0.0, n_iter=300)
     e = r.errors
-    e = e[e > 1e-13 * np.linalg.norm(x)]  # before rounding noise
+    e = e[e > ROUNDING_NOISE * np.linalg.norm(x)]  # before rounding noise
     h = len(e) // 2
     return float((e[-1] / e[h]) ** (1 / (len(e) - 1 - h)))
 
@@ -71,14 +72,14 @@ def check_9_2(answer: Any) -> Feedback:
         ev = np.linalg.eigvalsh(L.frame.vectors[act].T @ L.frame.vectors[act])
         right = float(max(abs(1 - ev[0] / B), abs(1 - ev[-1] / B)))
         measured = _measured_rate(L, X_9_2, 1 / B)
-        if np.isclose(kappa, right, rtol=1e-6) or np.isclose(kappa, measured, rtol=1e-4):
+        if np.isclose(kappa, right, rtol=CLOSE_RTOL) or np.isclose(kappa, measured, rtol=MEASURED_RTOL):
             return True, (
                 f"kappa = 1 - lambda_min(S_x)/B = {right:.6f}; the run contracts by {measured:.6f} per step "
                 f"(|I_x| = {act.size} active vectors)"
             )
-        if np.isclose(kappa, 1 - 2 * ev[0] / (A + B), rtol=1e-6):
+        if np.isclose(kappa, 1 - 2 * ev[0] / (A + B), rtol=CLOSE_RTOL):
             return False, "that is the rate for the default step 2/(A+B); here the step is lambda = 1/B"
-        if np.isclose(kappa, 1 - A / B, rtol=1e-6):
+        if np.isclose(kappa, 1 - A / B, rtol=CLOSE_RTOL):
             return False, (
                 "you used the lower bound A of the whole frame; the plain iteration only sees the active "
                 "sub-frame Phi_{I_x}: use the smallest eigenvalue of its Gram matrix"

@@ -9,6 +9,7 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import Feedback, report
+from .tolerances import CLOSE_RTOL, THREE_DIGITS_RTOL
 
 __all__ = ["layer_10_1", "X0_10_1", "layer1_10_2", "frame2_10_2", "box_10_2", "check_10_1", "check_10_2", "check_10_3"]
 
@@ -49,13 +50,13 @@ def check_10_1(answer: Any) -> Feedback:
         L = layer_10_1()
         s = rf.local_stability(L, X0_10_1)
         msgs = []
-        if not np.isclose(kappa, s.kappa, rtol=1e-6):
+        if not np.isclose(kappa, s.kappa, rtol=CLOSE_RTOL):
             A_all = rf.active_bounds(L, X0_10_1)[0]
-            if np.isclose(kappa, 1 / L.frame.bounds[0], rtol=1e-6):
+            if np.isclose(kappa, 1 / L.frame.bounds[0], rtol=CLOSE_RTOL):
                 msgs.append("kappa: you used the lower frame bound of the whole frame; use the strictly active sub-frame")
-            elif np.isclose(kappa, s.lower_frame_bound, rtol=1e-6):
+            elif np.isclose(kappa, s.lower_frame_bound, rtol=CLOSE_RTOL):
                 msgs.append("kappa: that is A_J itself; the constant is its inverse 1/A_J")
-            elif np.isclose(kappa, 1 / A_all, rtol=1e-6):
+            elif np.isclose(kappa, 1 / A_all, rtol=CLOSE_RTOL):
                 msgs.append("kappa: close, but use the strictly active elements <x0, phi_i> > alpha_i only")
             else:
                 side = "too large" if kappa > s.kappa else "too small"
@@ -63,8 +64,8 @@ def check_10_1(answer: Any) -> Feedback:
                     f"kappa is {side}: it is 1/A_J with A_J the smallest eigenvalue of the sum of phi_i phi_i^T "
                     f"over the strictly active i"
                 )
-        if not np.isclose(eps, s.eps, rtol=1e-6):
-            if np.isclose(eps, s.eps_pattern, rtol=1e-6):
+        if not np.isclose(eps, s.eps, rtol=CLOSE_RTOL):
+            if np.isclose(eps, s.eps_pattern, rtol=CLOSE_RTOL):
                 msgs.append("eps: that is the distance to the nearest hyperplane of *any* element; only those of J matter")
             else:
                 msgs.append(
@@ -136,15 +137,15 @@ def check_10_3(answer: Any) -> Feedback:
         L = layer_10_1()
         A, B = _A_alpha(L), L.frame.bounds[1]
         right = B / A**2
-        if np.isclose(kappa, right, rtol=1e-2):
+        if np.isclose(kappa, right, rtol=THREE_DIGITS_RTOL):
             Y, Z = rf.Ball(2).sample(20_000, seed=2), rf.Ball(2).sample(20_000, seed=3)
             worst = float(rf.measured_lipschitz(L, Y, Z).max())
             return True, f"kappa = B/A_alpha^2 = {B:.3f}/{A:.4f}^2 = {right:.3f}; random pairs reach at most {worst:.3f}"
-        if np.isclose(kappa, 1 / A, rtol=1e-2):
+        if np.isclose(kappa, 1 / A, rtol=THREE_DIGITS_RTOL):
             return False, ("1/A_alpha bounds pairs with a common active set only; across active sets the proof gives B/A_alpha^2")
-        if np.isclose(kappa, B / A, rtol=1e-2):
+        if np.isclose(kappa, B / A, rtol=THREE_DIGITS_RTOL):
             return False, "almost: the lower frame bound enters squared (Cauchy-Schwarz step of the proof)"
-        if np.isclose(kappa, 2 * L.m / A, rtol=1e-2):
+        if np.isclose(kappa, 2 * L.m / A, rtol=THREE_DIGITS_RTOL):
             return False, "2m/A_0 is Puthawala et al.'s constant for bias 0 on R^n; here use the bound proved in §1"
         side = "too large" if kappa > right else "too small"
         return False, f"{side}: compute A_alpha with rf.global_bounds on the disc and B from the frame"

@@ -11,6 +11,7 @@ import relu_frames_nb as rf
 from relu_frames_nb.paper import reference
 
 from . import Feedback, report
+from .tolerances import CLOSE_ATOL, CLOSE_RTOL, FORMULA_ATOL, ZERO_ANSWER
 
 __all__ = ["layer_11_1", "frame_11_2", "frame_11_3", "check_11_1", "check_11_2", "check_11_3"]
 
@@ -81,12 +82,12 @@ def check_11_2(answer: Any) -> Feedback:
         F = frame_11_2()
         right = _omni_t_star(F)
         omni = rf.is_omnidirectional(F)
-        if np.isclose(t, right, rtol=1e-6, atol=1e-9):
+        if np.isclose(t, right, rtol=CLOSE_RTOL, atol=CLOSE_ATOL):
             return True, (
                 f"t* = {right:+.6f} {'>' if right > 0 else '<='} 0: the frame is "
                 f"{'' if omni else 'not '}omnidirectional (the hull test agrees)"
             )
-        if abs(t) < 1e-6:
+        if abs(t) < ZERO_ANSWER:
             return False, (
                 "t = 0 is what the printed program min ||Dc|| over c > 0 suggests for every frame; solve the LP "
                 "max t subject to Dc = 0, sum c = 1, c_i >= t (variables c and t, t free in sign)"
@@ -108,24 +109,24 @@ def check_11_3(answer: Any) -> Feedback:
             return False, f"the bias needs {F.m} entries, one per frame vector; yours has {a.size}"
         P = rf.inscribing_polytope(F)
         right = rf.polytope_bias(P, "boundary").values
-        if np.allclose(a, right, atol=1e-10):
+        if np.allclose(a, right, atol=FORMULA_ATOL):
             return True, (
                 f"formula (i): per element the smallest <phi_l, phi_i> over the facets containing it, "
                 f"in [{a.min():.4f}, {a.max():.4f}]"
             )
-        if np.allclose(a, reference.algorithm_2(P), atol=1e-10):
-            lower = np.flatnonzero(a < right - 1e-9) + 1
+        if np.allclose(a, reference.algorithm_2(P), atol=FORMULA_ATOL):
+            lower = np.flatnonzero(a < right - CLOSE_ATOL) + 1
             return False, (
                 f"this is Algorithm 2 (minimum over all pairs of each facet); formula (i) takes only the pairs "
                 f"that contain phi_i and is larger for elements {lower.tolist()}"
             )
-        high = np.flatnonzero(a > right + 1e-10) + 1
+        high = np.flatnonzero(a > right + FORMULA_ATOL) + 1
         if high.size:
             return False, (
                 f"too large for elements {high.tolist()}: some facet containing phi_i has a vertex phi_l with a "
                 f"smaller <phi_l, phi_i>"
             )
-        low = np.flatnonzero(a < right - 1e-10) + 1
+        low = np.flatnonzero(a < right - FORMULA_ATOL) + 1
         return False, f"too small for elements {low.tolist()}: take the minimum only over facets that contain phi_i"
 
     return report("11.3", answer, verify)

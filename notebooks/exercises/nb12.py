@@ -12,6 +12,7 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import elements, report
+from .tolerances import CLOSE_ATOL, ON_BOUNDARY, SAME_OUTPUT, SAME_POINT_EXPLORER, TABLE_READING, ZERO, said
 
 __all__ = ["OFFSET_12_3", "check_12_1", "check_12_2", "check_12_3"]
 
@@ -23,7 +24,7 @@ _SLIDER_TOL = 0.005
 
 
 def _vec(v) -> str:
-    return "(" + ", ".join(f"{float(c) if abs(float(c)) > 1e-12 else 0.0:.4g}" for c in np.ravel(v)) + ")"
+    return "(" + ", ".join(f"{float(c) if abs(float(c)) > ZERO else 0.0:.4g}" for c in np.ravel(v)) + ")"
 
 
 def _number(answer, what: str) -> float:
@@ -55,7 +56,7 @@ def check_12_1(answer):
         a = _number(ans, "the bias")
         P, S = rf.zoo.get("pentagon"), rf.Sphere(2)
         best = float(rf.polytope_bias(P, S).values.min())  # cos 72°: a guarantee, and here the maximal bias
-        if best - _SLIDER_TOL <= a <= best + 1e-9:
+        if best - _SLIDER_TOL <= a <= best + CLOSE_ATOL:
             return True, (f"α* = {best:.4f} = cos 72°: up to it the polytope bias proves the layer injective on the "
                           "sphere, above it the explorer finds two points with one output. On the ball the answer is 0: "
                           "with α > 0 a whole neighbourhood of the origin goes to 0")  # fmt: skip
@@ -94,10 +95,10 @@ def check_12_2(answer):
         P = rf.inscribing_polytope(cube)
         per_vertex = {len(P.facets_of(i)) for i in range(cube.m)}  # the same at every vertex (symmetry)
         facets = per_vertex.pop()
-        right_bias = bool(np.allclose(pbe, pbe[0])) and abs(b - float(pbe[0])) <= 1e-3
+        right_bias = bool(np.allclose(pbe, pbe[0])) and abs(b - float(pbe[0])) <= TABLE_READING
         notes = []
         if not right_bias:
-            hint = " (check the sign)" if abs(b + float(pbe[0])) <= 1e-3 else ""
+            hint = " (check the sign)" if abs(b + float(pbe[0])) <= TABLE_READING else ""
             notes.append(f"{b:.4g} is not the polytope bias of the cube's vertices on the sphere{hint}: choose 'cube' in "
                          "the explorer's frame menu and 'sphere' in its domain menu, the table lists it")  # fmt: skip
         if int(n_facets) != facets:
@@ -128,19 +129,20 @@ def check_12_3(answer):
         if x.shape != (2,) or y.shape != (2,):
             return False, f"x and y should be points of R^2 (shape (2,)); got shapes {x.shape} and {y.shape}"
         L = rf.ReLULayer(rf.zoo.mercedes_benz(), OFFSET_12_3)
-        outside = [(n, p) for n, p in (("x", x), ("y", y)) if np.linalg.norm(p) > 1.0 + 1e-9]
+        outside = [(n, p) for n, p in (("x", x), ("y", y)) if np.linalg.norm(p) > 1.0 + ON_BOUNDARY]
         if outside:
             n, p = outside[0]
             return False, f"{n} = {_vec(p)} lies outside the unit ball (|{n}| = {np.linalg.norm(p):.4g})"
-        if np.linalg.norm(x - y) <= 1e-6:
+        if np.linalg.norm(x - y) <= SAME_POINT_EXPLORER:
             return False, "x and y are the same point: a collision needs two different inputs"
         zx, zy = L(x), L(y)
-        diff = np.flatnonzero(np.abs(zx - zy) > 1e-9)
+        diff = np.flatnonzero(np.abs(zx - zy) > SAME_OUTPUT)
         if diff.size:
             gap = float(np.max(np.abs(zx - zy)))
             return False, (f"C_α x = {_vec(zx)} but C_α y = {_vec(zy)} (4 digits shown): they differ by up to {gap:.2g} "
-                           f"at the elements {elements(diff)}, more than the 1e-9 this check allows (points read off "
-                           "the explorer are rounded: compute the pair). Where only one element is active, move "
+                           f"at the elements {elements(diff)}, more than the {said(SAME_OUTPUT)} this check allows "
+                           "(points read off the explorer are rounded: compute the pair). Where only one element is "
+                           "active, move "
                            "orthogonally to it")  # fmt: skip
         active = np.flatnonzero(zx > 0)
         return True, (f"x ≠ y in the ball with C_α x = C_α y = {_vec(zx)} (active: "

@@ -14,6 +14,7 @@ import numpy as np
 import relu_frames_nb as rf
 
 from . import Feedback, elements, report
+from .tolerances import ON_BOUNDARY, ZERO
 
 __all__ = ["NOISE_13_2", "DIGIT_13_2", "DIGIT_13_3", "noisy_code_13_2", "check_13_1", "check_13_2", "check_13_3"]
 
@@ -58,7 +59,7 @@ def check_13_1(answer: Any, *, layer: rf.ReLULayer, domain: Any, model: Any, tes
 
     def verify(ans):
         alpha = _vector(ans, layer.m, "your bias")
-        raised = np.flatnonzero(alpha > layer.alpha + 1e-12)
+        raised = np.flatnonzero(alpha > layer.alpha + ZERO)
         if raised.size:
             return False, (
                 f"you raised the bias of {_units(raised)}: raising a bias only switches units off and never helps "
@@ -157,11 +158,11 @@ def check_13_3(answer: Any, *, layer: rf.ReLULayer, images: np.ndarray) -> Feedb
         x = np.asarray(images, dtype=float)[DIGIT_13_3]
         if not rf.is_rectifying(layer, x):  # the premise of the exercise
             raise AssertionError(f"the layer is not invertible at digit {DIGIT_13_3} itself: the exercise needs another digit")
-        if img.min() < -1e-9 or img.max() > 16 + 1e-9:
+        if img.min() < -ON_BOUNDARY or img.max() > 16 + ON_BOUNDARY:
             k = int(np.argmax(np.maximum(-img, img - 16)))
             return False, f"pixel (row {k // 8 + 1}, column {k % 8 + 1}) is {img[k]:.2f}, outside the grey levels [0, 16]"
         far = np.abs(img - x)
-        if far.max() > 2 + 1e-9:
+        if far.max() > 2 + ON_BOUNDARY:
             k = int(np.argmax(far))
             return False, (
                 f"pixel (row {k // 8 + 1}, column {k % 8 + 1}) is {img[k]:.2f}, {far[k]:.2f} away from the digit's "
