@@ -267,3 +267,85 @@ def test_what_counts_as_a_leak(message, value, wrong, leak):
 def test_numbers_in_reads_precision():
     got = probe_mod.numbers_in("x = (0.25, -1.5e-3), R^2, φ_3, 12")
     assert [(v, d) for v, d, _ in got] == [(0.25, 2), (-0.0015, 2), (12.0, 2)]
+
+
+# ---------------------------------------------------------------------------------------------
+# hints that gave too much away or said too little (issue 31)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def quiet():
+    """The teacher's checkers, returning their feedback without printing it."""
+    ex._QUIET[0] = True
+    yield ex
+    ex._QUIET[0] = False
+
+
+def _shown_point(message: str) -> np.ndarray | None:
+    if "x = (" not in message:
+        return None
+    return np.array([float(v) for v in message.split("x = (")[1].split(")")[0].split(",")])
+
+
+@pytest.mark.parametrize("check", ["teacher", "edition"])
+def test_a_bias_too_large_gets_no_point_next_to_where_alpha_c_is_reached(quiet, check):
+    """5.1: a too large bias is told so; a point is shown only when many directions fail, and never next to the point
+    where alpha_c is reached (the teacher's checker and the edition's self-check, whose too-large path needs no key)."""
+    nb05 = importlib.import_module("exercises.nb05")
+    selfcheck = importlib.import_module("exercises._selfcheck")
+    check_5_1 = nb05.check_5_1 if check == "teacher" else selfcheck.check_5_1
+    a_c, x = nb05._max_constant_bias_ball(nb05.frame_5_1())
+    fb = check_5_1(round(a_c + 0.002, 3))
+    assert not fb.correct and "too large" in fb.message and _shown_point(fb.message) is None, fb.message
+    shown = 0
+    for step in (0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3):
+        fb = check_5_1(round(a_c + step, 3))
+        assert not fb.correct and "too large" in fb.message, fb.message
+        p = _shown_point(fb.message)
+        if p is not None:
+            shown += 1
+            assert np.linalg.norm(p - x) > 0.1, (step, fb.message)
+    assert shown  # far from the answer a point is shown (and the test above has something to look at)
+
+
+def test_the_bias_convention_hint_says_what_the_rows_are(quiet):
+    nb01 = importlib.import_module("exercises.nb01")
+    W, b, x = np.asarray(nb01.W_1_2), np.asarray(nb01.B_1_2), np.asarray(nb01.X_1_2)
+    rows = (np.flatnonzero(W @ x >= b) + 1).tolist()
+    fb = nb01.check_1_2(rows)
+    assert not fb.correct and fb.message.startswith("these are the rows with <x, w_i> >= b_i; if you compared with b_i")
+
+
+def test_wrong_rows_are_not_told_about_the_bias_convention(quiet):
+    """1.2: only the rows of the PyTorch reading (<x, w_i> >= b_i) get the words on alpha = -b; any other wrong set of rows
+    is told what is wrong with its rows."""
+    from itertools import combinations
+
+    nb01 = importlib.import_module("exercises.nb01")
+    W, b, x = np.asarray(nb01.W_1_2), np.asarray(nb01.B_1_2), np.asarray(nb01.X_1_2)
+    pytorch = (np.flatnonzero(W @ x >= b) + 1).tolist()
+    told = 0
+    for k in range(len(b) + 1):
+        for rows in map(list, combinations(range(1, len(b) + 1), k)):
+            fb = nb01.check_1_2(rows)
+            if fb.correct or rows == pytorch or "counted from 0" in fb.message:
+                continue
+            told += 1
+            assert not re.search(r"-b|b_i|convention|PyTorch|ReLU\(Wx", fb.message), (rows, fb.message)
+    assert told >= 10
+
+
+def test_a_pair_that_differs_below_the_shown_digits_is_told_the_tolerance(quiet):
+    """12.3: outputs that agree to the 4 digits shown but differ get the gap and the tolerance the check applies."""
+    import relu_frames_nb as rf
+
+    nb12 = importlib.import_module("exercises.nb12")
+    tolerances = importlib.import_module("exercises.tolerances")
+    L = rf.ReLULayer(rf.zoo.mercedes_benz(), nb12.OFFSET_12_3)
+    x = np.array([0.0, -0.2])
+    y = x + 1e-5 * np.asarray(L.frame.vectors[np.argmax(L(x))])  # the largest output moves by 1e-5: the 4 digits agree
+    fb = nb12.check_12_3((x, y))
+    assert not fb.correct and "(4 digits shown)" in fb.message and "more than the 1e-9 this check allows" in fb.message
+    assert "differ by up to 1e-05" in fb.message, fb.message
+    assert tolerances.said(tolerances.SAME_OUTPUT) == "1e-9"

@@ -13,6 +13,7 @@ import relu_frames_nb as rf
 
 from . import element_numbers, elements, report
 from . import vec as _vec
+from .tolerances import VECTOR_ATOL
 
 __all__ = ["frame_1_1", "COEFFICIENTS_1_1", "W_1_2", "B_1_2", "X_1_2", "layer_1_3", "check_1_1", "check_1_2", "check_1_3"]
 
@@ -41,7 +42,7 @@ def check_1_1(answer):
         c = np.asarray(COEFFICIENTS_1_1)
         Cx = F.analysis(x)
         err = float(np.max(np.abs(Cx - c)))
-        if err > 1e-8 * max(1.0, float(np.linalg.norm(c))):
+        if err > VECTOR_ATOL * max(1.0, float(np.linalg.norm(c))):
             return False, (f"your x has the coefficients C x = {_vec(Cx)}, not c = {_vec(c)} (largest difference "
                            f"{err:.3g}); the synthesis operator of the canonical dual is a left inverse of C")  # fmt: skip
         return True, f"C x = c for x = {_vec(x)}; C is injective (a frame), so this is the only such input"
@@ -84,7 +85,7 @@ def check_1_2(answer):
                  for i in extra]  # fmt: skip
         if missing:
             parts.append(f"{'an active row is' if len(missing) == 1 else f'{len(missing)} active rows are'} missing: "
-                         "compare <x, w_i> with alpha_i = -b_i for every row")  # fmt: skip
+                         "compare <x, w_i> with alpha_i for every row")  # fmt: skip
         return False, "; ".join(parts)
 
     return report("1.2", answer, verify)
