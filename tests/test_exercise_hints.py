@@ -349,3 +349,24 @@ def test_a_pair_that_differs_below_the_shown_digits_is_told_the_tolerance(quiet)
     assert not fb.correct and "(4 digits shown)" in fb.message and "more than the 1e-9 this check allows" in fb.message
     assert "differ by up to 1e-05" in fb.message, fb.message
     assert tolerances.said(tolerances.SAME_OUTPUT) == "1e-9"
+
+
+def test_the_checkers_take_their_tolerances_by_name():
+    """No float below 1e-3 in the checkers, the shared helpers or the self-checks outside exercises/tolerances.py (the leak
+    probe, which reads messages, is not a checker)."""
+    import ast
+
+    found = []
+    for path in sorted((NOTEBOOKS / "exercises").glob("*.py")):
+        if path.name in ("tolerances.py", "_probe.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, float) and 0 < abs(node.value) < 1e-3:
+                found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    assert not found, found
+    tolerances = importlib.import_module("exercises.tolerances")
+    source = (NOTEBOOKS / "exercises" / "tolerances.py").read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(source):  # each name has its comment on the line above
+        if re.match(r"^[A-Z_]+ = ", line):
+            assert source[i - 1].startswith("#:") or re.match(r"^[A-Z_]+ = ", source[i - 1]), line
+            assert isinstance(getattr(tolerances, line.split(" = ")[0]), float)
