@@ -432,7 +432,7 @@ def plot_threshold_fits(result: ex.ThresholdResult, fits=((4, 1), (3, 2), (4, 2)
     ax.set_xlabel("1 / n")
     ax.set_ylabel("m / n at which half the layers are injective")
     ax.set_title(_tagged(tag, "crossings and fits, extended to 1/n = 0"), fontsize=11)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="lower left", fontsize=8)  # the fits fall from upper left to lower right: that corner is free
     for j, (_name, q, e, col) in enumerate(rows):
         bx.errorbar([j], [q], yerr=[e], fmt="s", color=col, capsize=4)
     bx.set_xticks(range(len(rows)), [r[0] for r in rows], rotation=30, ha="right", fontsize=8)
