@@ -536,13 +536,14 @@ def _counts_and_constants(put, sc) -> None:
 
 def write_edition_checkers(src_exercises: Path, out_exercises: Path) -> list[str]:
     """Copy the checkers into the edition, each module of :data:`EDITION_CHECKS` without its answer helpers, with
-    the answer key; returns the exercises checked by key (none when ``src_exercises`` has no such module).
+    the answer key; returns the exercises checked by key (none for a chain whose checkers are not the course's: no
+    ``_selfcheck.py`` or none of those modules).
     """
     import json
 
     shutil.copytree(src_exercises, out_exercises, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     present = {m: d for m, d in EDITION_CHECKS.items() if (src_exercises / f"{m}.py").exists()}
-    if not present:
+    if not present or not (src_exercises / "_selfcheck.py").exists():  # not the course's checkers (a chain of one's own)
         return []
     if set(present) != set(EDITION_CHECKS):
         raise SystemExit(f"student_edition: {src_exercises} has only some of the modules {sorted(EDITION_CHECKS)}")
