@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 if str(NOTEBOOKS) not in sys.path:
     sys.path.insert(0, str(NOTEBOOKS))
-from exercises import tolerances as T  # noqa: E402  (the checkers' tolerances: the key accepts what they accept)
+import exercises as T  # noqa: E402  (the checkers' tolerances, T.ON_BOUNDARY ...: the key accepts what they accept)
 from exercises.tags import ANSWER, CHECK, EXERCISE, SOLUTION  # noqa: E402  (notebooks/exercises/tags.py: the cell tags)
 
 DEFAULT_OUT = ROOT / "student-edition"

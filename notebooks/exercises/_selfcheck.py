@@ -34,9 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from . import Feedback, element_numbers, elements, report
+from . import GRID, THREE_DECIMALS, ZERO, ZERO_ANSWER, Feedback, element_numbers, elements, report, said
 from . import vec as _vec
-from .tolerances import GRID, THREE_DECIMALS, ZERO, ZERO_ANSWER, said
 
 KEYS_FILE = Path(__file__).with_name("_keys.json")
 

@@ -11,9 +11,8 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import element_numbers, elements, report
+from . import VECTOR_ATOL, element_numbers, elements, report
 from . import vec as _vec
-from .tolerances import VECTOR_ATOL
 
 __all__ = ["frame_1_1", "COEFFICIENTS_1_1", "W_1_2", "B_1_2", "X_1_2", "layer_1_3", "check_1_1", "check_1_2", "check_1_3"]
 

@@ -17,9 +17,8 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import elements, pair_problem, report
+from . import ON_LINE, PAST_EXACT, THREE_DECIMALS, ZERO, elements, pair_problem, report
 from . import vec as _vec
-from .tolerances import ON_LINE, PAST_EXACT, THREE_DECIMALS, ZERO
 
 __all__ = ["layer_2_1", "layer_2_2", "layers_2_3", "check_2_1", "check_2_2", "check_2_3"]
 

@@ -11,9 +11,8 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import elements, report
+from . import CLOSE_ATOL, RATIO_ATOL, RATIO_RTOL, SAME_POINT, elements, report
 from . import vec as _vec
-from .tolerances import CLOSE_ATOL, RATIO_ATOL, RATIO_RTOL, SAME_POINT
 
 __all__ = ["frame_3_1", "ALPHA_3_1", "EPS_3_2", "frame_3_3", "EPS_3_3", "check_3_1", "check_3_2", "check_3_3"]
 

@@ -15,10 +15,9 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import element_numbers, elements, report
+from . import PAST_EXACT, THREE_DECIMALS, element_numbers, elements, report
 from . import vec as _vec
 from .nb02 import _unit_rows
-from .tolerances import PAST_EXACT, THREE_DECIMALS
 
 __all__ = ["layer_4_1", "frame_4_2", "ALPHA_4_2", "X_4_2", "check_4_1", "check_4_2", "check_4_3"]
 

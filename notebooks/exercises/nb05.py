@@ -13,9 +13,8 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import element_numbers, elements, report
+from . import PAST_EXACT, THREE_DECIMALS, ZERO, element_numbers, elements, report
 from . import vec as _vec
-from .tolerances import PAST_EXACT, THREE_DECIMALS, ZERO
 
 __all__ = ["frame_5_1", "frame_5_2", "X_5_2", "frame_5_3", "data_5_3", "check_5_1", "check_5_2", "check_5_3"]
 

@@ -11,9 +11,8 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import elements, pair_problem, report
+from . import ZERO, elements, pair_problem, report
 from . import vec as _vec
-from .tolerances import ZERO
 
 __all__ = ["frame_6_1", "TOLERANCE_6_1", "frame_6_2", "layer_6_3", "check_6_1", "check_6_2", "check_6_3"]
 

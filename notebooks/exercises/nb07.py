@@ -8,8 +8,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import Feedback, report
-from .tolerances import CLOSE_RTOL, MISREADING_RTOL, VECTOR_ATOL
+from . import CLOSE_RTOL, MISREADING_RTOL, VECTOR_ATOL, Feedback, report
 
 __all__ = ["frame_7_1", "frame_7_2", "frame_7_3", "check_7_1", "check_7_2", "check_7_3"]
 

@@ -8,8 +8,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import Feedback, report
-from .tolerances import CLOSE_ATOL
+from . import CLOSE_ATOL, Feedback, report
 
 __all__ = ["frame_8_1", "M_8_2", "TRIALS_8_2", "frame_8_2", "frame_8_3", "sampled_test_8_3",
            "check_8_1", "check_8_2", "check_8_3"]  # fmt: skip

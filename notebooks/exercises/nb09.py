@@ -8,8 +8,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import Feedback, report
-from .tolerances import CLOSE_RTOL, MEASURED_RTOL, ON_BOUNDARY, ROUNDING_NOISE, VECTOR_ATOL
+from . import CLOSE_RTOL, MEASURED_RTOL, ON_BOUNDARY, ROUNDING_NOISE, VECTOR_ATOL, Feedback, report
 
 __all__ = ["layer_9_1", "output_9_1", "X_9_2", "check_9_1", "check_9_2"]
 

@@ -8,8 +8,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import Feedback, report
-from .tolerances import CLOSE_RTOL, THREE_DIGITS_RTOL
+from . import CLOSE_RTOL, THREE_DIGITS_RTOL, Feedback, report
 
 __all__ = ["layer_10_1", "X0_10_1", "layer1_10_2", "frame2_10_2", "box_10_2", "check_10_1", "check_10_2", "check_10_3"]
 

@@ -10,8 +10,7 @@ from scipy.optimize import linprog
 import relu_frames_nb as rf
 from relu_frames_nb.paper import reference
 
-from . import Feedback, report
-from .tolerances import CLOSE_ATOL, CLOSE_RTOL, FORMULA_ATOL, ZERO_ANSWER
+from . import CLOSE_ATOL, CLOSE_RTOL, FORMULA_ATOL, ZERO_ANSWER, Feedback, report
 
 __all__ = ["layer_11_1", "frame_11_2", "frame_11_3", "check_11_1", "check_11_2", "check_11_3"]
 

@@ -11,8 +11,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import elements, report
-from .tolerances import CLOSE_ATOL, ON_BOUNDARY, SAME_OUTPUT, SAME_POINT_EXPLORER, TABLE_READING, ZERO, said
+from . import CLOSE_ATOL, ON_BOUNDARY, SAME_OUTPUT, SAME_POINT_EXPLORER, TABLE_READING, ZERO, elements, report, said
 
 __all__ = ["OFFSET_12_3", "check_12_1", "check_12_2", "check_12_3"]
 

@@ -13,8 +13,7 @@ import numpy as np
 
 import relu_frames_nb as rf
 
-from . import Feedback, elements, report
-from .tolerances import ON_BOUNDARY, ZERO
+from . import ON_BOUNDARY, ZERO, Feedback, elements, report
 
 __all__ = ["NOISE_13_2", "DIGIT_13_2", "DIGIT_13_3", "noisy_code_13_2", "check_13_1", "check_13_2", "check_13_3"]
 
