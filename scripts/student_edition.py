@@ -243,7 +243,7 @@ def student_notebook(nb, name: str = ""):
 #: the edition leaves them out and imports the same-named check from ``exercises/_selfcheck.py`` (an answer key)
 EDITION_CHECKS = {
     "nb01": ("check_1_2",),
-    "nb03": ("check_3_1",),
+    "nb03": ("check_3_1", "check_3_3"),
     "nb02": ("check_2_2", "check_2_3", "_outer_radius", "_vertices", "_nonspanning_direction"),
     "nb04": ("check_4_1", "_largest_ball"),
     "nb05": ("check_5_1", "check_5_2", "check_5_3", "_max_constant_bias_ball", "_k_sharp_5_3"),
@@ -432,7 +432,7 @@ def _close_texts(v: float, sc, rtol: float = T.CLOSE_RTOL, atol: float = T.NUMPY
 
 
 def _counts_and_constants(put, sc) -> None:
-    """The keys of 3.1, 6.1, 6.2, 8.1, 8.2, 9.2, 10.1, 11.1 and 12.2 (the teacher's checks compute them with public calls)."""
+    """The keys of 3.1, 3.3, 6.1, 6.2, 8.1, 8.2, 9.2, 10.1, 11.1, 12.2 (the teacher's checks compute them with public calls)."""
     import importlib
     import json
     import math
@@ -450,6 +450,10 @@ def _counts_and_constants(put, sc) -> None:
         tol = T.RATIO_ATOL + T.RATIO_RTOL * abs(v)
         put(f"3.1 φ_{i + 1}", sorted({sc.decimals_text(v + d, 8) for d in (-tol, 0.0, tol)}))
     put("3.1 multiplied", [], {"multiplied": sc.vector_texts(alpha * F.norms, T.RATIO_RTOL, 8)})
+    # 3.3: each entry at least the lemma's bias alpha - eps M (M = 1 on the unit ball), 3 decimals rounded down; a larger
+    # bias is held to injectivity by rf.check, which the self-check runs itself
+    lemma = -0.5 - nb03.EPS_3_3 * 1.0
+    put("3.3", sc.grid_texts(lemma, lemma + 1.0, decimals=3))
     # 6.1: each entry of a proven bias at most TOLERANCE_6_1 below the sampled estimate (3 decimals, rounded down); a
     # proven bias lies below the estimate (a larger one is not injective, which the self-check proves first)
     F = nb06.frame_6_1()

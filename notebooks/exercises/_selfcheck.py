@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from . import GRID, THREE_DECIMALS, ZERO, ZERO_ANSWER, Feedback, element_numbers, elements, report, said
+from . import CLOSE_ATOL, GRID, THREE_DECIMALS, ZERO, ZERO_ANSWER, Feedback, element_numbers, elements, report, said
 from . import vec as _vec
 
 KEYS_FILE = Path(__file__).with_name("_keys.json")
@@ -710,3 +710,34 @@ def check_6_1(answer):
         return True, f"proven rectifying on the ball (rf.check: {v.method}), within {nb06.TOLERANCE_6_1} of sampling"
 
     return report("6.1", answer, verify)
+
+
+def check_3_3(answer):
+    """``answer``: a bias (number or 3 entries), at least the lemma's alpha - eps M, rectifying on B for frame_3_3
+    (each entry is held to the lemma's bias at 3 decimals, rounded down)."""
+    import relu_frames_nb as rf
+
+    from . import nb03
+
+    def verify(ans):
+        F = nb03.frame_3_3()
+        a = np.broadcast_to(np.asarray(ans, dtype=float), (3,)).copy()
+        # rounded down after the teacher's allowance CLOSE_ATOL below the lemma's bias
+        said_ = [key_says("3.3", decimals_text(math.floor((x + CLOSE_ATOL) * 1000 + GRID) / 1000, 3)) for x in a]
+        if said_[0][0] is None:
+            return _no_key("3.3")
+        low = [i for i, (ok, _) in enumerate(said_) if not ok]
+        if low:
+            return False, (f"the entries of {elements(low)} are lower than needed: Lemma \"perturbation\" guarantees a "
+                           "larger bias for this frame (read off its alpha, eps and M)")  # fmt: skip
+        v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
+        if v.status == "not injective":
+            x, y = v.pair
+            return False, (f"your bias is too large: the perturbed layer is not injective on the ball, x = {_vec(x)} "
+                           f"and y = {_vec(y)} (|x - y| = {np.linalg.norm(x - y):.2g}) have the same output")  # fmt: skip
+        if v.status != "injective":
+            return False, f"could not decide this bias ({v.text})"
+        return True, (f"rectifying on the ball with {_vec(a)} (rf.check: {v.method}); the unperturbed "
+                      "bias -1/2 is not enough for this frame")  # fmt: skip
+
+    return report("3.3", answer, verify)
