@@ -250,7 +250,7 @@ EDITION_CHECKS = {
     "nb06": ("check_6_1", "check_6_2"),
     "nb07": ("check_7_1", "check_7_3"),
     "nb08": ("check_8_1", "check_8_2"),
-    "nb09": ("check_9_2", "_measured_rate"),
+    "nb09": ("check_9_2", "_measured_rate", "output_9_1", "_X_9_1"),
     "nb10": ("check_10_1", "check_10_3", "_A_alpha", "_A_alpha_grid", "_A_ALPHA"),
     "nb11": ("check_11_1", "check_11_2", "check_11_3", "_omni_t_star"),
     "nb12": ("check_12_1", "check_12_2"),
@@ -284,7 +284,7 @@ def edition_module(source: str, drop: tuple[str, ...]) -> str:
         raise SystemExit(f"student_edition: the checker module has no {sorted(missing)}; update EDITION_CHECKS")
     for a, b in sorted(cut, reverse=True):
         del lines[a:b]
-    checks = [n for n in drop if n.startswith("check_")]
+    checks = [n for n in drop if not n.startswith("_")]  # the checks, and problem data given as data (output_9_1)
     text = "".join(lines).rstrip("\n") + "\n"
     text = re.sub(r"\n{4,}", "\n\n\n", text)
     return text + ("\n\n# the student edition checks these exercises against an answer key (exercises/_selfcheck.py)\n"
@@ -337,7 +337,9 @@ def answer_keys(salt: str | None = None) -> dict:
     tol = T.CLOSE_ATOL + T.CLOSE_RTOL * abs(t_star)
     put("11.2", sc.grid_texts(t_star - tol, t_star + tol, digits=7))
     _more_keys(nb, put, sc)
-    return {"salt": salt, "exercises": keys}
+    # problem data the edition gives as numbers: 9.1's output z (the module computes it from the hidden input)
+    data = {"output_9_1": [float(v) for v in importlib.import_module("exercises.nb09").output_9_1()]}
+    return {"salt": salt, "exercises": keys, "data": data}
 
 
 def _accepted(check, candidates: list) -> list:

@@ -239,6 +239,8 @@ def test_the_editions_checkers_hold_no_answer_helper_and_no_answer(edition):
     assert "[4]" not in files[edition / "exercises" / "_keys.json"]
     # nor an answer said in words: 2.3's verdicts were a literal success message in the checker's source
     assert not [p.name for p, text in files.items() if "b: not injective" in text]
+    # nor an answer as problem data: 9.1's hidden input was a literal beside the output it makes (the edition has z only)
+    assert not [p.name for p, text in files.items() if "_X_9_1" in text or "0.7, -1.1, 0.4" in text]
 
 
 #: the exercises whose teacher's check computes the answer it compares with: checked by key in the edition

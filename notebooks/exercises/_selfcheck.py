@@ -741,3 +741,11 @@ def check_3_3(answer):
                       "bias -1/2 is not enough for this frame")  # fmt: skip
 
     return report("3.3", answer, verify)
+
+
+def output_9_1() -> np.ndarray:
+    """The output z = C_alpha(x) of exercise 9.1 (x unknown, in B_2), as the edition's data file gives it."""
+    z = _keys().get("data", {}).get("output_9_1")
+    if z is None:
+        raise FileNotFoundError("this edition has no exercises/_keys.json: exercise 9.1's output z is stored there")
+    return np.asarray(z, dtype=float)
