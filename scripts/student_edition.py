@@ -18,11 +18,12 @@ For every notebook ``notebooks/NN_slug.ipynb`` of the chain the copy
   checked, with no mention of worked solutions;
 * keeps every other cell and its stored outputs (figures, tables), so the copy reads as before.
 
-The checkers go along, except the checks that compute the answer they compare with
-(:data:`EDITION_CHECKS`): those, and the private helpers that compute the answers, are left out, and
-the edition checks these exercises with ``exercises/_selfcheck.py`` against an answer key stored as
-data (``exercises/_keys.json``: salted hashes of the accepted answers, see that module for what this
-does and does not hide).
+The checkers go along, except the checks that compute the answer they compare with, whether with a
+private helper or with the library's public calls the notebooks teach (:data:`EDITION_CHECKS`): those,
+and the private helpers that compute the answers, are left out, and the edition checks these exercises
+with ``exercises/_selfcheck.py`` against an answer key stored as data (``exercises/_keys.json``: salted
+hashes of the accepted answers, see that module for what this does and does not hide). Problem data
+made from a hidden answer (9.1's output z) is given as numbers in the same file.
 
 The folder is self-contained: ``exercises/`` (the checkers the notebooks import), the library as a
 wheel built from this checkout (``wheels/``), ``requirements.txt`` (the wheel with its notebook
@@ -239,8 +240,9 @@ def student_notebook(nb, name: str = ""):
     return add_nbgrader_metadata(nb), removed
 
 
-#: the checks of the teacher's modules that compute the answer they compare with, and the private helpers doing it:
-#: the edition leaves them out and imports the same-named check from ``exercises/_selfcheck.py`` (an answer key)
+#: the checks of the teacher's modules that compute the answer they compare with, the private helpers doing it, and
+#: problem data made from a hidden answer: the edition leaves them out and imports the same-named public ones from
+#: ``exercises/_selfcheck.py`` (an answer key, and the data as numbers)
 EDITION_CHECKS = {
     "nb01": ("check_1_2",),
     "nb03": ("check_3_1", "check_3_3"),
