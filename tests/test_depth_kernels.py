@@ -272,3 +272,51 @@ def test_the_compiled_search_stops_at_its_time_limit_and_at_a_raising_tick():
 
     res = halfspace_depth_at_least(W, 13, kernel="numba", tick=tick)
     assert res.status == "undetermined" and ticks == [64, 128, 192] and res.nodes == 192
+
+
+@needs_numba
+def test_the_compiled_search_takes_the_python_searchs_path():
+    # the same NNLS (compiled, cold starts) and the same branching rule: the same nodes and circuits as the Python
+    # search around the compiled NNLS
+    import relu_frames_nb.paper.depth as depth_module
+
+    for name, points, k, kept in _layers()[::3]:
+        P, P0, k, kept_mask, deadline = depth_module._prepare(points, k, kept, None, 0.0)
+        search = depth_module._Search(P, P0, k, kept_mask, deadline, None, "numba")
+        T = search.run(0, kept_mask)
+        compiled = halfspace_depth_at_least(points, k, kept=kept, kernel="numba")
+        assert compiled.nodes == search.nodes and compiled.circuits == len(search.verified), name
+        assert (T is None) == (compiled.status == "deep"), name
+
+
+@needs_numba
+@pytest.mark.parametrize("warm", [1, 2, 3])
+def test_warm_starts_change_the_path_not_the_verdicts(monkeypatch, warm):
+    import relu_frames_nb.paper.depth as depth_module
+
+    monkeypatch.setattr(depth_module, "COMPILED_WARM_START", warm)
+    for name, points, k, kept in _layers()[::2] + _random_layers()[::2]:
+        res = halfspace_depth_at_least(points, k, kept=kept, kernel="numba", time_limit=120)
+        ref = halfspace_depth_at_least(points, k, kept=kept, kernel="scipy", time_limit=120)
+        assert res.status == ref.status, (name, warm, res.status, ref.status)
+        _check(res, points, kept)
+
+
+@needs_numba
+def test_after_a_failed_proof_the_python_search_decides(monkeypatch):
+    import relu_frames_nb.paper.depth as depth_module
+
+    W = np.random.default_rng(207).standard_normal((56, 8))
+    real, calls = depth_module.circuits_certified, []
+
+    def reject_first_batch(Vs):
+        ok = real(Vs)
+        calls.append(len(Vs))
+        if len(calls) == 1:
+            ok[0] = False  # the compiled search's first batch only: the Python search's proofs all pass
+        return ok
+
+    monkeypatch.setattr(depth_module, "circuits_certified", reject_first_batch)
+    res = halfspace_depth_at_least(W, 7, kernel="numba")
+    assert len(calls) >= 2 and res.status == "deep"
+    assert res.nodes > halfspace_depth_at_least(W, 7, kernel="scipy").nodes  # the two searches' nodes, summed

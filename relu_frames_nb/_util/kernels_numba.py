@@ -189,8 +189,14 @@ def _cholesky_solve(A, k, b):  # pragma: no cover - compiled
 
 
 @_numba.njit(cache=True, nogil=True)
-def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - compiled
-    """:func:`_gram_nnls_numba` with a flag in place of the exception: ``(x, residual, iterations, ok)``."""
+def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, start):  # pragma: no cover - compiled
+    """:func:`_gram_nnls_numba` with a flag in place of the exception: ``(x, residual, iterations, ok)``.
+
+    ``start`` (uint8, one per column; none set: the cold start of Lawson and Hanson) is a warm start: the passive
+    set begins as these columns, minus those whose least-squares weight is not positive (dropped all at once,
+    solved again), or empty when their system is singular. Lawson and Hanson's loop then goes on from that
+    feasible point: the answer is an NNLS solution as well, but where there are several, possibly another.
+    """
     p = idx.shape[0]
     n = U.shape[0]
     x = np.zeros(p)
@@ -208,6 +214,48 @@ def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - com
     tol = ulps * p * 2.0**-52 * (wmax + 1.0)
     it = 0
     k = 0
+    warm = False
+    for i in range(p):
+        if start[i]:
+            passive[i] = True
+            warm = True
+    while warm and it <= maxiter:
+        it += 1
+        k = 0
+        for i in range(p):
+            if passive[i]:
+                Pl[k] = i
+                k += 1
+        if k == 0 or k > n + 1:
+            passive[:] = False
+            break
+        for a in range(k):
+            ga = Gp[idx[Pl[a]]]
+            for c in range(k):
+                A[a, c] = ga[idx[Pl[c]]] * (w[Pl[a]] * w[Pl[c]]) + 1.0
+        if not _cholesky_solve_ok(A, k, ones, s):
+            passive[:] = False  # a singular start: cold
+            break
+        drop = False
+        for q in range(k):
+            if not s[q] > zero:
+                passive[Pl[q]] = False
+                drop = True
+        if not drop:
+            for q in range(k):
+                x[Pl[q]] = s[q]
+            total = 0.0
+            for i in range(p):
+                total += x[i]
+            for i in range(p):
+                grad[i] = 1.0 - total
+            for i in range(p):
+                if passive[i]:
+                    v = x[i] * w[i]
+                    gi = Gp[idx[i]]
+                    for c in range(p):
+                        grad[c] -= w[c] * v * gi[idx[c]]
+            break
     while it <= maxiter:
         k = 0
         for i in range(p):
@@ -301,7 +349,7 @@ def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - com
 
 @_numba.njit(cache=True, nogil=True)
 def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - compiled
-    x, res, it, ok = _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero)
+    x, res, it, ok = _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, np.zeros(idx.shape[0], dtype=np.uint8))
     if not ok:
         raise np.linalg.LinAlgError("Matrix is not positive definite")
     return x, res, it
@@ -376,20 +424,29 @@ def _circuit_id(support, s, npts, cwords, csupp, csize, table, st):  # pragma: n
 
 
 @_numba.njit(cache=True, nogil=True)
-def _search_capture(
-    pool, fixed, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize, table, st, idx, w, support
-):  # pragma: no cover - compiled
-    """_Search.capture: the circuit found by the NNLS on the points of ``pool`` (index in the store) or -1."""
+def _search_capture(pool, fixed, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize, table, st,
+                    idx, w, support, warm, mark, start):  # pragma: no cover - compiled  # fmt: skip
+    """_Search.capture: the circuit found by the NNLS on the points of ``pool`` (index in the store) or -1.
+
+    ``warm`` (a circuit of the store, or -1) starts the NNLS from its points that are in the pool.
+    """
     npts = 2 * m
+    if warm >= 0:
+        for q in range(csize[warm]):
+            mark[csupp[warm, q]] = 1
     p = 0
     for i in range(npts):
         if pool[i]:
             idx[p] = i
             w[p] = weight if fixed[i] else 1.0
+            start[p] = mark[i]
             p += 1
+    if warm >= 0:
+        for q in range(csize[warm]):
+            mark[csupp[warm, q]] = 0
     if p < 2:
         return -1
-    x, res, it, ok = _gram_nnls_ok(idx[:p], w[:p], Gp, U, 50 * p, ulps, zero)
+    x, res, it, ok = _gram_nnls_ok(idx[:p], w[:p], Gp, U, 50 * p, ulps, zero, start[:p])
     if not ok or it > 50 * p or not res <= restol:
         return -1
     s = 0
@@ -411,31 +468,8 @@ def _search_capture(
 
 
 @_numba.njit(cache=True, nogil=True)
-def _search_signed(
-    removed,
-    kept,
-    rest,
-    m,
-    n,
-    weight,
-    Gp,
-    U,
-    ulps,
-    zero,
-    restol,
-    count,
-    cok,
-    cwords,
-    csupp,
-    csize,
-    table,
-    st,
-    pool,
-    fixed,
-    idx,
-    w,
-    support,
-):  # pragma: no cover - compiled
+def _search_signed(removed, kept, rest, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize, table,
+                   st, pool, fixed, idx, w, support, warm, mark, start):  # pragma: no cover - compiled  # fmt: skip
     """_Search.signed: a circuit of points of ``rest`` (rows) and negated removed rows, at least one row."""
     for i in range(m):
         pool[i] = rest[i]
@@ -443,7 +477,7 @@ def _search_signed(
         pool[m + i] = removed[i]
         fixed[m + i] = removed[i]
     c = _search_capture(pool, fixed, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize, table,
-                        st, idx, w, support)  # fmt: skip
+                        st, idx, w, support, warm, mark, start)  # fmt: skip
     if c >= 0:
         rows = False
         for q in range(csize[c]):
@@ -455,20 +489,21 @@ def _search_signed(
                 pool[m + i] = 0
                 fixed[m + i] = 0
             c = _search_capture(pool, fixed, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize,
-                                table, st, idx, w, support)  # fmt: skip
+                                table, st, idx, w, support, -1, mark, start)  # fmt: skip
     return c
 
 
 @_numba.njit(cache=True, nogil=True)
-def search_slice(
-    rem, kep, kk, order, olen, opos, st, k, max_nodes, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize, table
-):  # pragma: no cover - compiled
+def search_slice(rem, kep, kk, order, olen, opos, seq, st, k, max_nodes, weight, Gp, U, ulps, zero, restol, count, cok,
+                 cwords, csupp, csize, table, warmstart):  # pragma: no cover - compiled  # fmt: skip
     """Run the branch and bound of ``_Search.run`` until ``st[_NODES]`` reaches ``max_nodes``, a removal set is
     found (at the top of the stack) or the tree is closed: SEARCH_RUNNING, SEARCH_FOUND or SEARCH_CLOSED.
 
     Level ``L`` of the stack is a node: removed rows ``rem[L]``, kept rows ``kep[L]``, its children
     ``order[L, :olen[L]]`` of which ``opos[L]`` were started, and ``kk[L]`` the kept rows for the next child
     (each child keeps the earlier ones). ``st[_EXPAND]`` says that the top level is a node not yet looked at.
+    ``seq[L]`` holds the circuits found at the node in order (-1 for none): with ``warmstart``, the NNLS of a
+    child's ``j``-th circuit starts from its parent's ``j``-th.
     """
     m = rem.shape[1]
     n = U.shape[0]  # U holds the unit points of R^n as columns
@@ -482,6 +517,9 @@ def search_slice(
     free = np.zeros(m, dtype=np.uint8)
     used = np.zeros(m, dtype=np.uint8)
     bestset = np.zeros(m, dtype=np.uint8)
+    mark = np.zeros(npts, dtype=np.uint8)
+    start = np.zeros(npts, dtype=np.uint8)
+    width = seq.shape[1]
     while True:
         d = st[_DEPTH]
         if st[_EXPAND]:
@@ -495,8 +533,12 @@ def search_slice(
             for i in range(m):
                 t += removed[i]
                 rest[i] = 1 - removed[i]
+            for j in range(width):
+                seq[d, j] = -1
+            warm = seq[d - 1, 0] if (warmstart & 1) and d > 0 else -1
             first = _search_signed(removed, kept, rest, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords,
-                                   csupp, csize, table, st, pool, fixed, idx, w, support)  # fmt: skip
+                                   csupp, csize, table, st, pool, fixed, idx, w, support, warm, mark, start)  # fmt: skip
+            seq[d, 0] = first
             if first < 0:
                 if st[_FAILED]:
                     st[_DEPTH] = d - 1  # closed without a proof (the caller proves nothing from this search)
@@ -539,8 +581,12 @@ def search_slice(
                             used[i] = 1
                     for i in range(m):
                         rest[i] = (free[i] & (1 - used[i])) | kept[i]
+                    warm = seq[d - 1, g] if (warmstart & 2) and d > 0 and g < width else -1
                     c = _search_signed(removed, kept, rest, m, n, weight, Gp, U, ulps, zero, restol, count, cok,
-                                       cwords, csupp, csize, table, st, pool, fixed, idx, w, support)  # fmt: skip
+                                       cwords, csupp, csize, table, st, pool, fixed, idx, w, support, warm, mark,
+                                       start)  # fmt: skip
+                    if g < width:
+                        seq[d, g] = c
             if closed:
                 st[_DEPTH] = d - 1
                 if d == 0:
