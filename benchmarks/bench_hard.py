@@ -141,7 +141,8 @@ def _python_search_numba(W: np.ndarray, k: int, limit: float):
 def compiled_search(cases=((10, 4), (12, 4), (14, 3)), limit: float = 120.0) -> list[dict]:
     """CPU time per decision of the depth search compiled whole (``kernel="numba"``) against SciPy's NNLS and the
     Python search around the compiled NNLS (the "numba" kernel before), on fresh zero-bias Gaussian layers at
-    m = 7n, in this process (``time.process_time``), with the ratios and the load.
+    m = 7n, in this process (``time.process_time``), with the ratios and the load. A search stopped by its time
+    limit (on the wall clock, so the load decides how much CPU it had) is compared by its CPU time per node.
 
     Run by hand (about 20 minutes): ``python -c "from benchmarks.bench_hard import compiled_search; compiled_search()"``.
     """
@@ -164,10 +165,15 @@ def compiled_search(cases=((10, 4), (12, 4), (14, 3)), limit: float = 120.0) -> 
                 got[name] = (status, nodes, time.process_time() - c0)
             rows.append({"n": n, "t": t, **{name: v for name, v in got.items()}})
             c_new = got["compiled"][2]
+
+            def per_node(name, got=got, c_new=c_new):  # a search stopped by the clock: compare the CPU time per node
+                return (got[name][2] / max(got[name][1], 1)) / (c_new / max(got["compiled"][1], 1))
+
             print(f"compiled search n={n} m={7 * n} layer {t}: "
                   + ";  ".join(f"{name} {st} {nd} nodes {c:6.2f} s cpu" for name, (st, nd, c) in got.items())
                   + f";  ratio scipy/compiled {got['scipy'][2] / c_new:5.2f}, numba NNLS/compiled "
-                  f"{got['numba NNLS'][2] / c_new:5.2f}  (load {os.getloadavg()[0]:.1f})", flush=True)  # fmt: skip
+                  f"{got['numba NNLS'][2] / c_new:5.2f}; per node {per_node('scipy'):5.2f}, {per_node('numba NNLS'):5.2f}"
+                  f"  (load {os.getloadavg()[0]:.1f})", flush=True)  # fmt: skip
     return rows
 
 

@@ -150,9 +150,10 @@ def _first_rectifying_numba(W, R, S, GY, n):  # pragma: no cover - compiled
 
 
 @_numba.njit(cache=True, nogil=True)
-def _cholesky_solve_ok(A, k, b, y):  # pragma: no cover - compiled
-    """``y[:k] = A[:k, :k]^-1 b`` by the Cholesky factor; False (y undefined) when not positive definite."""
-    L = np.zeros((k, k))
+def _cholesky_solve_ok(A, k, b, y, L):  # pragma: no cover - compiled
+    """``y[:k] = A[:k, :k]^-1 b`` by the Cholesky factor (in ``L``, at least k x k, only its lower triangle written
+    and read); False (y undefined) when not positive definite.
+    """
     for j in range(k):
         d = A[j, j]
         for q in range(j):
@@ -183,7 +184,7 @@ def _cholesky_solve_ok(A, k, b, y):  # pragma: no cover - compiled
 def _cholesky_solve(A, k, b):  # pragma: no cover - compiled
     """``A[:k, :k]^-1 b`` by the Cholesky factor; LinAlgError when not positive definite."""
     y = np.empty(k)
-    if not _cholesky_solve_ok(A, k, b, y):
+    if not _cholesky_solve_ok(A, k, b, y, np.empty((k, k))):
         raise np.linalg.LinAlgError("Matrix is not positive definite")
     return y
 
@@ -205,7 +206,8 @@ def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, start):  # pragma: no cove
     grad = np.ones(p)
     ones = np.ones(p)
     Pl = np.empty(p, dtype=np.int64)  # the passive positions, in increasing order
-    A = np.empty((p, p))
+    A = np.empty((n + 1, n + 1))  # never more than n + 1 passive columns (see the main loop)
+    L = np.empty((n + 1, n + 1))
     s = np.empty(p)
     wmax = 0.0
     for i in range(p):
@@ -233,7 +235,7 @@ def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, start):  # pragma: no cove
             ga = Gp[idx[Pl[a]]]
             for c in range(k):
                 A[a, c] = ga[idx[Pl[c]]] * (w[Pl[a]] * w[Pl[c]]) + 1.0
-        if not _cholesky_solve_ok(A, k, ones, s):
+        if not _cholesky_solve_ok(A, k, ones, s, L):
             passive[:] = False  # a singular start: cold
             break
         drop = False
@@ -286,7 +288,7 @@ def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, start):  # pragma: no cove
                 ga = Gp[idx[Pl[a]]]
                 for c in range(k):
                     A[a, c] = ga[idx[Pl[c]]] * (w[Pl[a]] * w[Pl[c]]) + 1.0
-            if not _cholesky_solve_ok(A, k, ones, s):
+            if not _cholesky_solve_ok(A, k, ones, s, L):
                 return x, 0.0, it, False
             if first:
                 first = False

@@ -554,12 +554,14 @@ def halfspace_depth_at_least(
         Called with the number of nodes every 64 nodes (progress, or a budget that may stop the search
         by raising).
     kernel : {"auto", "numba", "numpy", "scipy"}
-        The solver of the search's least-squares problems: the compiled kernel (``"numba"``, what ``"auto"``
-        picks when numba is installed, ``RELU_FRAMES_NO_NUMBA`` is not set and the dimension is at least
-        :data:`COMPILED_MIN_DIM`), the same algorithm in numpy
-        (a reference, about ten times slower than SciPy), or SciPy's NNLS (the solver before the kernel, and
-        what ``"auto"`` picks without numba). Every verdict is proved the same way whichever runs; the search's
-        path, and so its node count, can differ where a least-squares problem has several solutions.
+        ``"numba"`` runs the whole search compiled (what ``"auto"`` picks when numba is installed,
+        ``RELU_FRAMES_NO_NUMBA`` is not set and the dimension is at least :data:`COMPILED_MIN_DIM`): an oracle
+        whose every circuit is proved here afterwards, as in the Python search (one that fails its proof sends
+        the question to the Python search for the time left). ``"numpy"`` and ``"scipy"`` run the search in
+        Python with the same least-squares algorithm in numpy (a reference, about ten times slower than SciPy)
+        or with SciPy's NNLS (what ``"auto"`` picks without numba). Every verdict is proved the same way
+        whichever runs; the search's path, and so its node count, can differ where a least-squares problem has
+        several solutions.
 
     Returns
     -------
