@@ -118,6 +118,65 @@ def depth_kernels(cases=((12, 0), (12, 1), (12, 2), (14, 0), (14, 1)), limit: fl
     return rows
 
 
+def _python_search_numba(W: np.ndarray, k: int, limit: float):
+    """The search as before the compiled one: Python around the compiled NNLS (``_Search`` with kernel "numba").
+
+    ``(status, nodes)``; a removal set counts as "shallow" without its LP check (a measurement, not a verdict).
+    """
+    from relu_frames_nb.paper import depth
+
+    t0 = time.perf_counter()
+    P, P0, k, kept, deadline = depth._prepare(W, k, None, limit, t0)
+    search = depth._Search(P, P0, k, kept, deadline, None, "numba")
+    try:
+        T = search.run(0, kept)
+    except TimeoutError:
+        return "undetermined", search.nodes
+    search.flush()
+    if T is None:
+        return ("undetermined" if search.failed else "deep"), search.nodes
+    return "shallow", search.nodes
+
+
+def compiled_search(cases=((10, 4), (12, 4), (14, 3)), limit: float = 120.0) -> list[dict]:
+    """CPU time per decision of the depth search compiled whole (``kernel="numba"``) against SciPy's NNLS and the
+    Python search around the compiled NNLS (the "numba" kernel before), on fresh zero-bias Gaussian layers at
+    m = 7n, in this process (``time.process_time``), with the ratios and the load. A search stopped by its time
+    limit (on the wall clock, so the load decides how much CPU it had) is compared by its CPU time per node.
+
+    Run by hand (about 20 minutes): ``python -c "from benchmarks.bench_hard import compiled_search; compiled_search()"``.
+    """
+    import os
+
+    halfspace_depth_at_least(np.eye(2), 0, kernel="numba")  # compile (or load) the kernels outside the measurement
+    _python_search_numba(np.eye(2), 0, limit)
+    rows = []
+    for n, layers in cases:
+        for t in range(layers):
+            W = np.random.default_rng([32, n, t]).standard_normal((7 * n, n))
+            got = {}
+            for name in ("scipy", "numba NNLS", "compiled"):
+                c0 = time.process_time()
+                if name == "numba NNLS":
+                    status, nodes = _python_search_numba(W, n - 1, limit)
+                else:
+                    res = halfspace_depth_at_least(W, n - 1, time_limit=limit, kernel="scipy" if name == "scipy" else "numba")
+                    status, nodes = res.status, res.nodes
+                got[name] = (status, nodes, time.process_time() - c0)
+            rows.append({"n": n, "t": t, **{name: v for name, v in got.items()}})
+            c_new = got["compiled"][2]
+
+            def per_node(name, got=got, c_new=c_new):  # a search stopped by the clock: compare the CPU time per node
+                return (got[name][2] / max(got[name][1], 1)) / (c_new / max(got["compiled"][1], 1))
+
+            print(f"compiled search n={n} m={7 * n} layer {t}: "
+                  + ";  ".join(f"{name} {st} {nd} nodes {c:6.2f} s cpu" for name, (st, nd, c) in got.items())
+                  + f";  ratio scipy/compiled {got['scipy'][2] / c_new:5.2f}, numba NNLS/compiled "
+                  f"{got['numba NNLS'][2] / c_new:5.2f}; per node {per_node('scipy'):5.2f}, {per_node('numba NNLS'):5.2f}"
+                  f"  (load {os.getloadavg()[0]:.1f})", flush=True)  # fmt: skip
+    return rows
+
+
 def growth(dims, *, reps: int, cap: float) -> list[dict]:
     """Median seconds of the depth search (zero bias, m = 7n) per dimension, with a cap per layer."""
     rows = []

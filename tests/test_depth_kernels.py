@@ -164,3 +164,159 @@ def test_capture_nnls_reads_the_bit_masks_like_the_numpy_path():
             assert abs(res - np.linalg.norm(M @ x - np.eye(5)[4])) <= 1e-12
         supports = {kern: np.flatnonzero(g[1] > 1e-12).tolist() for kern, g in got.items()}
         assert len({tuple(s) for s in supports.values()}) == 1, (trial, supports)
+
+
+# ---------------------------------------------------------------------------------
+# the whole search compiled (kernel="numba": paper.depth._CompiledSearch, an oracle whose circuits are proved after)
+# ---------------------------------------------------------------------------------
+
+needs_numba = pytest.mark.skipif(not kernels.HAVE_NUMBA, reason="numba is not installed")
+
+
+def _random_layers():
+    """Seeded random layers n = 3..9 near the threshold (deep and shallow), zero bias and biased on R^n."""
+    out = []
+    for n in range(3, 10):
+        for seed in range(3):
+            rng = np.random.default_rng(7000 + 10 * n + seed)
+            ratio = (4, 5, 7)[seed]
+            W = rng.standard_normal((ratio * n, n))
+            out.append((f"zero bias n={n} m={ratio * n}", W, n - 1, None))
+        if n <= 7:
+            rng = np.random.default_rng(7500 + n)
+            points, kept = _lifted(rng.standard_normal((6 * n, n)), rng.normal(-0.3, 0.4, 6 * n))
+            out.append((f"bias on R^n n={n}", points, n - 1, kept))
+    return out
+
+
+@needs_numba
+def test_the_compiled_search_gives_the_python_searchs_verdicts():
+    statuses = set()
+    for name, points, k, kept in _layers() + _random_layers():
+        compiled = halfspace_depth_at_least(points, k, kept=kept, kernel="numba", time_limit=120)
+        assert compiled.status in ("deep", "shallow"), (name, compiled.status)
+        assert compiled.nodes > 0 and compiled.circuits > 0
+        _check(compiled, points, kept)
+        for kern in ("scipy", "numpy"):
+            res = halfspace_depth_at_least(points, k, kept=kept, kernel=kern, time_limit=120)
+            assert res.status == compiled.status, (name, kern, res.status, compiled.status)
+        statuses.add(compiled.status)
+    assert statuses == {"deep", "shallow"}
+
+
+@needs_numba
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_the_compiled_search_agrees_with_exhaustive_enumeration(n):
+    for seed in range(4):
+        W = np.random.default_rng(9100 + 10 * n + seed).standard_normal((4 * n, n))
+        d = tukey_depth_origin(W).depth
+        for k in range(max(0, d - 2), d + 2):
+            res = halfspace_depth_at_least(W, k, kernel="numba")
+            assert res.status == ("deep" if d > k else "shallow"), (n, seed, k, d)
+            _check(res, W, None)
+
+
+@needs_numba
+def test_the_compiled_search_proves_every_circuit_it_used(monkeypatch):
+    import relu_frames_nb.paper.depth as depth_module
+
+    W = np.random.default_rng(207).standard_normal((56, 8))
+    assert halfspace_depth_at_least(W, 7, kernel="numba").status == "deep"
+    seen = []
+    real = depth_module.circuits_certified
+
+    def reject_one(Vs):
+        ok = real(Vs)
+        seen.append(len(Vs))
+        ok[len(Vs) // 2] = False  # one circuit of every batch fails its proof
+        return ok
+
+    monkeypatch.setattr(depth_module, "circuits_certified", reject_one)
+    res = halfspace_depth_at_least(W, 7, kernel="numba")
+    assert seen and res.status == "undetermined", res  # the Python search ran into rejected circuits as well
+    # the compiled search's oracle alone: "closed", but marked as failed (never "deep")
+    P, P0, k, kept, deadline = depth_module._prepare(W, 7, None, None, 0.0)
+    oracle = depth_module._CompiledSearch(P, P0, k, kept, deadline)
+    assert oracle.run() is None and oracle.failed and oracle.nodes > 0
+
+
+@needs_numba
+def test_a_small_circuit_that_fails_its_exact_proof_falls_back(monkeypatch):
+    import relu_frames_nb.paper.depth as depth_module
+
+    # +-e1 is a circuit of two points: proved by small_circuit_certified, here made to fail
+    W = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.3, -1.0], [-0.2, -1.0]])
+    assert halfspace_depth_at_least(W, 1, kernel="numba").status == "deep"
+    calls = []
+
+    def never(V):
+        calls.append(V.shape)
+        return False
+
+    monkeypatch.setattr(depth_module, "small_circuit_certified", never)
+    res = halfspace_depth_at_least(W, 1, kernel="numba")
+    assert calls and res.status != "deep"
+
+
+@needs_numba
+def test_the_compiled_search_stops_at_its_time_limit_and_at_a_raising_tick():
+    W = np.random.default_rng(3).standard_normal((98, 14))  # n = 14 at m = 7n: far more than a second
+    res = halfspace_depth_at_least(W, 13, kernel="numba", time_limit=1)
+    assert res.status == "undetermined" and res.nodes > 0
+    ticks = []
+
+    def tick(nodes):
+        ticks.append(nodes)
+        if len(ticks) == 3:
+            raise TimeoutError
+
+    res = halfspace_depth_at_least(W, 13, kernel="numba", tick=tick)
+    assert res.status == "undetermined" and ticks == [64, 128, 192] and res.nodes == 192
+
+
+@needs_numba
+def test_the_compiled_search_takes_the_python_searchs_path():
+    # the same NNLS (compiled, cold starts) and the same branching rule: the same nodes and circuits as the Python
+    # search around the compiled NNLS
+    import relu_frames_nb.paper.depth as depth_module
+
+    for name, points, k, kept in _layers()[::3]:
+        P, P0, k, kept_mask, deadline = depth_module._prepare(points, k, kept, None, 0.0)
+        search = depth_module._Search(P, P0, k, kept_mask, deadline, None, "numba")
+        T = search.run(0, kept_mask)
+        compiled = halfspace_depth_at_least(points, k, kept=kept, kernel="numba")
+        assert compiled.nodes == search.nodes and compiled.circuits == len(search.verified), name
+        assert (T is None) == (compiled.status == "deep"), name
+
+
+@needs_numba
+@pytest.mark.parametrize("warm", [1, 2, 3])
+def test_warm_starts_change_the_path_not_the_verdicts(monkeypatch, warm):
+    import relu_frames_nb.paper.depth as depth_module
+
+    monkeypatch.setattr(depth_module, "COMPILED_WARM_START", warm)
+    for name, points, k, kept in _layers()[::2] + _random_layers()[::2]:
+        res = halfspace_depth_at_least(points, k, kept=kept, kernel="numba", time_limit=120)
+        ref = halfspace_depth_at_least(points, k, kept=kept, kernel="scipy", time_limit=120)
+        assert res.status == ref.status, (name, warm, res.status, ref.status)
+        _check(res, points, kept)
+
+
+@needs_numba
+def test_after_a_failed_proof_the_python_search_decides(monkeypatch):
+    import relu_frames_nb.paper.depth as depth_module
+
+    W = np.random.default_rng(207).standard_normal((56, 8))
+    real, calls = depth_module.circuits_certified, []
+
+    def reject_first_batch(Vs):
+        ok = real(Vs)
+        calls.append(len(Vs))
+        if len(calls) == 1:
+            ok[0] = False  # the compiled search's first batch only: the Python search's proofs all pass
+        return ok
+
+    monkeypatch.setattr(depth_module, "circuits_certified", reject_first_batch)
+    res = halfspace_depth_at_least(W, 7, kernel="numba")
+    assert len(calls) >= 2 and res.status == "deep"
+    assert res.nodes > halfspace_depth_at_least(W, 7, kernel="scipy").nodes  # the two searches' nodes, summed

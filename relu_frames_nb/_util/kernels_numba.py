@@ -150,15 +150,16 @@ def _first_rectifying_numba(W, R, S, GY, n):  # pragma: no cover - compiled
 
 
 @_numba.njit(cache=True, nogil=True)
-def _cholesky_solve(A, k, b):  # pragma: no cover - compiled
-    """``A[:k, :k]^-1 b`` by the Cholesky factor; LinAlgError when not positive definite."""
-    L = np.zeros((k, k))
+def _cholesky_solve_ok(A, k, b, y, L):  # pragma: no cover - compiled
+    """``y[:k] = A[:k, :k]^-1 b`` by the Cholesky factor (in ``L``, at least k x k, only its lower triangle written
+    and read); False (y undefined) when not positive definite.
+    """
     for j in range(k):
         d = A[j, j]
         for q in range(j):
             d -= L[j, q] * L[j, q]
         if not d > 0.0:
-            raise np.linalg.LinAlgError("Matrix is not positive definite")
+            return False
         d = np.sqrt(d)
         L[j, j] = d
         for i in range(j + 1, k):
@@ -166,7 +167,6 @@ def _cholesky_solve(A, k, b):  # pragma: no cover - compiled
             for q in range(j):
                 t -= L[i, q] * L[j, q]
             L[i, j] = t / d
-    y = np.empty(k)
     for i in range(k):
         t = b[i]
         for q in range(i):
@@ -177,11 +177,27 @@ def _cholesky_solve(A, k, b):  # pragma: no cover - compiled
         for q in range(i + 1, k):
             t -= L[q, i] * y[q]
         y[i] = t / L[i, i]
+    return True
+
+
+@_numba.njit(cache=True, nogil=True)
+def _cholesky_solve(A, k, b):  # pragma: no cover - compiled
+    """``A[:k, :k]^-1 b`` by the Cholesky factor; LinAlgError when not positive definite."""
+    y = np.empty(k)
+    if not _cholesky_solve_ok(A, k, b, y, np.empty((k, k))):
+        raise np.linalg.LinAlgError("Matrix is not positive definite")
     return y
 
 
 @_numba.njit(cache=True, nogil=True)
-def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - compiled
+def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, start):  # pragma: no cover - compiled
+    """:func:`_gram_nnls_numba` with a flag in place of the exception: ``(x, residual, iterations, ok)``.
+
+    ``start`` (uint8, one per column; none set: the cold start of Lawson and Hanson) is a warm start: the passive
+    set begins as these columns, minus those whose least-squares weight is not positive (dropped all at once,
+    solved again), or empty when their system is singular. Lawson and Hanson's loop then goes on from that
+    feasible point: the answer is an NNLS solution as well, but where there are several, possibly another.
+    """
     p = idx.shape[0]
     n = U.shape[0]
     x = np.zeros(p)
@@ -190,7 +206,9 @@ def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - 
     grad = np.ones(p)
     ones = np.ones(p)
     Pl = np.empty(p, dtype=np.int64)  # the passive positions, in increasing order
-    A = np.empty((p, p))
+    A = np.empty((n + 1, n + 1))  # never more than n + 1 passive columns (see the main loop)
+    L = np.empty((n + 1, n + 1))
+    s = np.empty(p)
     wmax = 0.0
     for i in range(p):
         if w[i] * w[i] > wmax:
@@ -198,6 +216,48 @@ def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - 
     tol = ulps * p * 2.0**-52 * (wmax + 1.0)
     it = 0
     k = 0
+    warm = False
+    for i in range(p):
+        if start[i]:
+            passive[i] = True
+            warm = True
+    while warm and it <= maxiter:
+        it += 1
+        k = 0
+        for i in range(p):
+            if passive[i]:
+                Pl[k] = i
+                k += 1
+        if k == 0 or k > n + 1:
+            passive[:] = False
+            break
+        for a in range(k):
+            ga = Gp[idx[Pl[a]]]
+            for c in range(k):
+                A[a, c] = ga[idx[Pl[c]]] * (w[Pl[a]] * w[Pl[c]]) + 1.0
+        if not _cholesky_solve_ok(A, k, ones, s, L):
+            passive[:] = False  # a singular start: cold
+            break
+        drop = False
+        for q in range(k):
+            if not s[q] > zero:
+                passive[Pl[q]] = False
+                drop = True
+        if not drop:
+            for q in range(k):
+                x[Pl[q]] = s[q]
+            total = 0.0
+            for i in range(p):
+                total += x[i]
+            for i in range(p):
+                grad[i] = 1.0 - total
+            for i in range(p):
+                if passive[i]:
+                    v = x[i] * w[i]
+                    gi = Gp[idx[i]]
+                    for c in range(p):
+                        grad[c] -= w[c] * v * gi[idx[c]]
+            break
     while it <= maxiter:
         k = 0
         for i in range(p):
@@ -228,7 +288,8 @@ def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - 
                 ga = Gp[idx[Pl[a]]]
                 for c in range(k):
                     A[a, c] = ga[idx[Pl[c]]] * (w[Pl[a]] * w[Pl[c]]) + 1.0
-            s = _cholesky_solve(A, k, ones)
+            if not _cholesky_solve_ok(A, k, ones, s, L):
+                return x, 0.0, it, False
             if first:
                 first = False
                 sj = 0.0
@@ -285,7 +346,15 @@ def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - 
     res = (total - 1.0) ** 2
     for a in range(n):
         res += r[a] * r[a]
-    return x, np.sqrt(res), it
+    return x, np.sqrt(res), it, True
+
+
+@_numba.njit(cache=True, nogil=True)
+def _gram_nnls_numba(idx, w, Gp, U, maxiter, ulps, zero):  # pragma: no cover - compiled
+    x, res, it, ok = _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, np.zeros(idx.shape[0], dtype=np.uint8))
+    if not ok:
+        raise np.linalg.LinAlgError("Matrix is not positive definite")
+    return x, res, it
 
 
 @_numba.njit(cache=True, nogil=True)
@@ -303,3 +372,270 @@ def _capture_numba(pool, fixed, npts, weight, Gp, U, ulps, zero):  # pragma: no 
         return idx[:p], np.zeros(p), 0.0, 0
     x, res, it = _gram_nnls_numba(idx[:p], w[:p], Gp, U, 50 * p, ulps, zero)
     return idx[:p], x, res, it
+
+
+# ---------------------------------------------------------------------------------
+# the whole branch and bound of paper/depth.py (_Search.run), compiled: an untrusted oracle
+# ---------------------------------------------------------------------------------
+# Points 0..m-1 are the rows, m..2m-1 their negatives; sets are uint8 arrays. The search runs in slices of
+# nodes and keeps its whole state in the arrays it is given (an explicit stack), so that the caller can look
+# at its clock and call its tick between slices and resume. Every circuit it uses is stored once (a hash
+# table on its bit mask) and returned: the caller proves them all before it believes "closed".
+
+#: slice outcomes
+SEARCH_RUNNING, SEARCH_FOUND, SEARCH_CLOSED = 0, 1, 2
+# the fields of the state vector
+_DEPTH, _EXPAND, _NODES, _FAILED, _NCIRC = 0, 1, 2, 3, 4
+
+
+@_numba.njit(cache=True, nogil=True)
+def _circuit_id(support, s, npts, cwords, csupp, csize, table, st):  # pragma: no cover - compiled
+    """The index of the circuit ``support[:s]`` in the store, added if new; ``(index, new)``."""
+    W = cwords.shape[1]
+    words = np.zeros(W, dtype=np.uint64)
+    for q in range(s):
+        i = support[q]
+        words[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    h = np.uint64(1469598103934665603)
+    for a in range(W):
+        h = (h ^ words[a]) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    mask = table.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    while True:
+        c = table[slot]
+        if c < 0:
+            break
+        same = True
+        for a in range(W):
+            if cwords[c, a] != words[a]:
+                same = False
+                break
+        if same:
+            return c, False
+        slot = (slot + 1) & mask
+    c = st[_NCIRC]
+    st[_NCIRC] = c + 1
+    table[slot] = c
+    for a in range(W):
+        cwords[c, a] = words[a]
+    csize[c] = s
+    for q in range(s):
+        csupp[c, q] = support[q]
+    return c, True
+
+
+@_numba.njit(cache=True, nogil=True)
+def _search_capture(pool, fixed, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize, table, st,
+                    idx, w, support, warm, mark, start):  # pragma: no cover - compiled  # fmt: skip
+    """_Search.capture: the circuit found by the NNLS on the points of ``pool`` (index in the store) or -1.
+
+    ``warm`` (a circuit of the store, or -1) starts the NNLS from its points that are in the pool.
+    """
+    npts = 2 * m
+    if warm >= 0:
+        for q in range(csize[warm]):
+            mark[csupp[warm, q]] = 1
+    p = 0
+    for i in range(npts):
+        if pool[i]:
+            idx[p] = i
+            w[p] = weight if fixed[i] else 1.0
+            start[p] = mark[i]
+            p += 1
+    if warm >= 0:
+        for q in range(csize[warm]):
+            mark[csupp[warm, q]] = 0
+    if p < 2:
+        return -1
+    x, res, it, ok = _gram_nnls_ok(idx[:p], w[:p], Gp, U, 50 * p, ulps, zero, start[:p])
+    if not ok or it > 50 * p or not res <= restol:
+        return -1
+    s = 0
+    for q in range(p):
+        if x[q] > zero:
+            support[s] = idx[q]
+            s += 1
+    c, new = _circuit_id(support, s, npts, cwords, csupp, csize, table, st)
+    if new:
+        # n + 1 points: proved later by the caller; fewer: proved exactly by the caller; more: never a circuit
+        cok[c] = 1 if 0 < s <= n + 1 else 0
+        if cok[c]:
+            for q in range(s):
+                count[support[q]] += 1.0
+    if not cok[c]:
+        st[_FAILED] = 1
+        return -1
+    return c
+
+
+@_numba.njit(cache=True, nogil=True)
+def _search_signed(removed, kept, rest, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize, table,
+                   st, pool, fixed, idx, w, support, warm, mark, start):  # pragma: no cover - compiled  # fmt: skip
+    """_Search.signed: a circuit of points of ``rest`` (rows) and negated removed rows, at least one row."""
+    for i in range(m):
+        pool[i] = rest[i]
+        fixed[i] = kept[i] & rest[i]
+        pool[m + i] = removed[i]
+        fixed[m + i] = removed[i]
+    c = _search_capture(pool, fixed, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize, table,
+                        st, idx, w, support, warm, mark, start)  # fmt: skip
+    if c >= 0:
+        rows = False
+        for q in range(csize[c]):
+            if csupp[c, q] < m:
+                rows = True
+                break
+        if not rows:  # negatives only: no constraint on the rows; ask without them
+            for i in range(m):
+                pool[m + i] = 0
+                fixed[m + i] = 0
+            c = _search_capture(pool, fixed, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords, csupp, csize,
+                                table, st, idx, w, support, -1, mark, start)  # fmt: skip
+    return c
+
+
+@_numba.njit(cache=True, nogil=True)
+def search_slice(rem, kep, kk, order, olen, opos, seq, st, k, max_nodes, weight, Gp, U, ulps, zero, restol, count, cok,
+                 cwords, csupp, csize, table, warmstart):  # pragma: no cover - compiled  # fmt: skip
+    """Run the branch and bound of ``_Search.run`` until ``st[_NODES]`` reaches ``max_nodes``, a removal set is
+    found (at the top of the stack) or the tree is closed: SEARCH_RUNNING, SEARCH_FOUND or SEARCH_CLOSED.
+
+    Level ``L`` of the stack is a node: removed rows ``rem[L]``, kept rows ``kep[L]``, its children
+    ``order[L, :olen[L]]`` of which ``opos[L]`` were started, and ``kk[L]`` the kept rows for the next child
+    (each child keeps the earlier ones). ``st[_EXPAND]`` says that the top level is a node not yet looked at.
+    ``seq[L]`` holds the circuits found at the node in order (-1 for none): with ``warmstart``, the NNLS of a
+    child's ``j``-th circuit starts from its parent's ``j``-th.
+    """
+    m = rem.shape[1]
+    n = U.shape[0]  # U holds the unit points of R^n as columns
+    npts = 2 * m
+    pool = np.zeros(npts, dtype=np.uint8)
+    fixed = np.zeros(npts, dtype=np.uint8)
+    idx = np.empty(npts, dtype=np.int64)
+    w = np.empty(npts)
+    support = np.empty(npts, dtype=np.int64)
+    rest = np.zeros(m, dtype=np.uint8)
+    free = np.zeros(m, dtype=np.uint8)
+    used = np.zeros(m, dtype=np.uint8)
+    bestset = np.zeros(m, dtype=np.uint8)
+    mark = np.zeros(npts, dtype=np.uint8)
+    start = np.zeros(npts, dtype=np.uint8)
+    width = seq.shape[1]
+    while True:
+        d = st[_DEPTH]
+        if st[_EXPAND]:
+            if st[_NODES] >= max_nodes:
+                return SEARCH_RUNNING
+            st[_NODES] += 1
+            st[_EXPAND] = 0
+            removed = rem[d]
+            kept = kep[d]
+            t = 0
+            for i in range(m):
+                t += removed[i]
+                rest[i] = 1 - removed[i]
+            for j in range(width):
+                seq[d, j] = -1
+            warm = seq[d - 1, 0] if (warmstart & 1) and d > 0 else -1
+            first = _search_signed(removed, kept, rest, m, n, weight, Gp, U, ulps, zero, restol, count, cok, cwords,
+                                   csupp, csize, table, st, pool, fixed, idx, w, support, warm, mark, start)  # fmt: skip
+            seq[d, 0] = first
+            if first < 0:
+                if st[_FAILED]:
+                    st[_DEPTH] = d - 1  # closed without a proof (the caller proves nothing from this search)
+                    if d == 0:
+                        return SEARCH_CLOSED
+                    continue
+                return SEARCH_FOUND  # nothing captures the origin: rem[d] is a removal set
+            closed = t >= k
+            nbest = m + 1
+            if not closed:
+                for i in range(m):
+                    free[i] = 1 - (removed[i] | kept[i])
+                    used[i] = 0
+                g = 0
+                c = first
+                while c >= 0:
+                    nf = 0
+                    for q in range(csize[c]):
+                        i = csupp[c, q]
+                        if i < m and free[i]:
+                            nf += 1
+                    if nf == 0:  # kept rows and negated removed rows only: no removal breaks it
+                        closed = True
+                        break
+                    if nf < nbest:
+                        nbest = nf
+                        for i in range(m):
+                            bestset[i] = 0
+                        for q in range(csize[c]):
+                            i = csupp[c, q]
+                            if i < m and free[i]:
+                                bestset[i] = 1
+                    g += 1
+                    if t + g > k:  # disjoint free parts, each needs its own removal
+                        closed = True
+                        break
+                    for q in range(csize[c]):
+                        i = csupp[c, q]
+                        if i < m and free[i]:
+                            used[i] = 1
+                    for i in range(m):
+                        rest[i] = (free[i] & (1 - used[i])) | kept[i]
+                    warm = seq[d - 1, g] if (warmstart & 2) and d > 0 and g < width else -1
+                    c = _search_signed(removed, kept, rest, m, n, weight, Gp, U, ulps, zero, restol, count, cok,
+                                       cwords, csupp, csize, table, st, pool, fixed, idx, w, support, warm, mark,
+                                       start)  # fmt: skip
+                    if g < width:
+                        seq[d, g] = c
+            if closed:
+                st[_DEPTH] = d - 1
+                if d == 0:
+                    return SEARCH_CLOSED
+                continue
+            # the children: the points of the smallest free part, the busiest (most circuits) first, ties by index
+            nb = 0
+            for i in range(m):
+                if bestset[i]:
+                    j = nb
+                    while j > 0 and count[order[d, j - 1]] < count[i]:
+                        order[d, j] = order[d, j - 1]
+                        j -= 1
+                    order[d, j] = i
+                    nb += 1
+            olen[d] = nb
+            opos[d] = 0
+            for i in range(m):
+                kk[d, i] = kept[i]
+        else:
+            if opos[d] >= olen[d]:  # every child closed: so is this node
+                st[_DEPTH] = d - 1
+                if d == 0:
+                    return SEARCH_CLOSED
+                continue
+            i = order[d, opos[d]]
+            opos[d] += 1
+            for a in range(m):
+                rem[d + 1, a] = rem[d, a]
+                kep[d + 1, a] = kk[d, a]
+            rem[d + 1, i] = 1
+            kk[d, i] = 1  # the later children keep it
+            st[_DEPTH] = d + 1
+            st[_EXPAND] = 1
+
+
+@_numba.njit(cache=True, nogil=True)
+def rehash_circuits(cwords, ncirc, table):  # pragma: no cover - compiled
+    """Fill the (empty, -1) hash table ``table`` with the first ``ncirc`` circuits of the store."""
+    W = cwords.shape[1]
+    mask = table.shape[0] - 1
+    for c in range(ncirc):
+        h = np.uint64(1469598103934665603)
+        for a in range(W):
+            h = (h ^ cwords[c, a]) * np.uint64(1099511628211)
+            h ^= h >> np.uint64(29)
+        slot = np.int64(h & np.uint64(mask))
+        while table[slot] >= 0:
+            slot = (slot + 1) & mask
+        table[slot] = c

@@ -410,6 +410,131 @@ class _Search:
         return None
 
 
+#: nodes of the compiled search between two returns to Python (the clock, the tick every 64 nodes, the proofs)
+COMPILED_SLICE = 16
+#: warm starts of the compiled search's NNLS (Lawson and Hanson from a passive set instead of the empty one): bit 1
+#: starts a node's first circuit from its parent's first, bit 2 its j-th circuit of the packing from its parent's
+#: j-th. Off: a warm start finds another of the many solutions (the origin captured by other points), whose
+#: circuits bound worse -- measured at n = 9, 10, 12 (m = 7n): half the CPU per node, but 1.1-1.9x the nodes
+#: with bit 2 (about as much CPU in all), 1.6-10x with bit 1
+COMPILED_WARM_START = 0
+
+
+class _CompiledSearch:
+    """The branch and bound of :class:`_Search` run whole in compiled code (``kernels_numba.search_slice``).
+
+    The compiled search is an oracle, not a proof: it returns a removal set or "closed", and every circuit it
+    used (each once). Here every one of them is proved as in :class:`_Search` (:func:`circuits_certified` for
+    ``n + 1`` points, :func:`small_circuit_certified` for fewer), in batches between slices; "closed" becomes
+    "deep" only when all passed. A failed proof, or a support that is no circuit, makes :attr:`failed` true: the
+    caller then searches again in Python. The search runs in slices of :data:`COMPILED_SLICE` nodes, between
+    which the deadline is checked and ``tick`` is called every 64 nodes.
+    """
+
+    def __init__(self, P: np.ndarray, P0: np.ndarray, k: int, kept: int, deadline: float, tick: Any = None) -> None:
+        self.nb = _kernels._nb()
+        m, n = P.shape
+        self.m, self.n, self.deadline, self.tick = m, n, deadline, tick
+        self.P0 = np.vstack([P0, -P0])
+        self.k = min(int(k), m + 1)  # a node never removes more than m rows
+        unit = np.vstack([P, -P])
+        self.U = np.ascontiguousarray(unit.T)
+        self.Gp = self.U.T @ self.U
+        levels = min(self.k, m) + 2
+        self.rem = np.zeros((levels, m), dtype=np.uint8)
+        self.kep = np.zeros((levels, m), dtype=np.uint8)
+        self.kep[0] = [(kept >> i) & 1 for i in range(m)]
+        self.kk = np.zeros((levels, m), dtype=np.uint8)
+        self.order = np.zeros((levels, m), dtype=np.int64)
+        self.olen = np.zeros(levels, dtype=np.int64)
+        self.opos = np.zeros(levels, dtype=np.int64)
+        self.seq = np.full((levels, levels + 2), -1, dtype=np.int64)  # the circuits of each node, in order
+        self.warm = COMPILED_WARM_START
+        self.st = np.array([0, 1, 0, 0, 0], dtype=np.int64)  # depth, node to look at, nodes, failed, circuits
+        self.count = np.zeros(2 * m)
+        self.per_slice = COMPILED_SLICE * 2 * (levels + 1)  # the most circuits a slice can add
+        self.cwords = np.zeros((0, (2 * m + 63) // 64), dtype=np.uint64)
+        self.csupp = np.zeros((0, n + 1), dtype=np.int64)
+        self.csize = np.zeros(0, dtype=np.int64)
+        self.cok = np.zeros(0, dtype=np.uint8)
+        self.table = np.full(1, -1, dtype=np.int64)
+        self.proved = 0
+        self.failed = False
+
+    @property
+    def nodes(self) -> int:
+        return int(self.st[2])
+
+    @property
+    def circuits(self) -> int:
+        return int(self.st[4])
+
+    def _room(self) -> None:
+        """Room for the circuits of one more slice in the store and its hash table (at most half full)."""
+        ncirc = self.circuits
+        need = ncirc + self.per_slice
+        if need > self.csize.size:
+            cap = max(2 * self.csize.size, need, 1024)
+            grow = cap - self.csize.size
+            self.cwords = np.vstack([self.cwords, np.zeros((grow, self.cwords.shape[1]), dtype=np.uint64)])
+            self.csupp = np.vstack([self.csupp, np.zeros((grow, self.csupp.shape[1]), dtype=np.int64)])
+            self.csize = np.concatenate([self.csize, np.zeros(grow, dtype=np.int64)])
+            self.cok = np.concatenate([self.cok, np.zeros(grow, dtype=np.uint8)])
+        if 2 * need > self.table.size:
+            self.table = np.full(1 << int(4 * need).bit_length(), -1, dtype=np.int64)
+            self.nb.rehash_circuits(self.cwords, ncirc, self.table)
+
+    def _prove(self) -> None:
+        """Prove the circuits stored since the last call; one that fails (or no circuit) marks the search."""
+        lo, hi = self.proved, self.circuits
+        self.proved = hi
+        if hi == lo or self.failed:
+            return
+        sizes, ok = self.csize[lo:hi], self.cok[lo:hi]
+        if not np.all(ok):
+            self.failed = True
+            return
+        big = lo + np.flatnonzero(sizes == self.n + 1)
+        for start in range(0, big.size, CHECK_BATCH):
+            if not np.all(circuits_certified(self.P0[self.csupp[big[start : start + CHECK_BATCH]]])):
+                self.failed = True
+                return
+        for c in lo + np.flatnonzero(sizes != self.n + 1):
+            if not small_circuit_certified(self.P0[self.csupp[c, : self.csize[c]]]):
+                self.failed = True
+                return
+
+    def run(self) -> tuple | None:
+        """The removal set found (rows), or None when closed (then :attr:`failed` says whether it is proved).
+
+        Raises TimeoutError at the deadline (and whatever ``tick`` raises).
+        """
+        nb = self.nb
+        while True:
+            if time.perf_counter() > self.deadline:
+                raise TimeoutError
+            self._room()
+            before = self.nodes
+            code = nb.search_slice(self.rem, self.kep, self.kk, self.order, self.olen, self.opos, self.seq, self.st,
+                                   self.k, before + COMPILED_SLICE, KEPT_WEIGHT, self.Gp, self.U, _kernels.GRAM_NNLS_ULPS,
+                                   UNIT_ZERO_TOL, CIRCUIT_RESIDUAL_TOL, self.count, self.cok, self.cwords, self.csupp,
+                                   self.csize, self.table, self.warm)  # fmt: skip
+            if self.st[3]:
+                self.failed = True
+            if code == nb.SEARCH_FOUND:
+                d = int(self.st[0])
+                return tuple(int(i) for i in np.flatnonzero(self.rem[d]))
+            if code == nb.SEARCH_CLOSED:
+                self._prove()
+                return None
+            if self.circuits - self.proved >= CHECK_BATCH:
+                self._prove()
+                if self.failed:
+                    return None
+            if self.tick is not None and self.nodes // 64 > before // 64:
+                self.tick(self.nodes)
+
+
 def halfspace_depth_at_least(
     points: Any, k: int, *, kept: Any = None, time_limit: float | None = None, tick: Any = None, kernel: str = "auto"
 ) -> DepthSearch:
@@ -429,12 +554,14 @@ def halfspace_depth_at_least(
         Called with the number of nodes every 64 nodes (progress, or a budget that may stop the search
         by raising).
     kernel : {"auto", "numba", "numpy", "scipy"}
-        The solver of the search's least-squares problems: the compiled kernel (``"numba"``, what ``"auto"``
-        picks when numba is installed, ``RELU_FRAMES_NO_NUMBA`` is not set and the dimension is at least
-        :data:`COMPILED_MIN_DIM`), the same algorithm in numpy
-        (a reference, about ten times slower than SciPy), or SciPy's NNLS (the solver before the kernel, and
-        what ``"auto"`` picks without numba). Every verdict is proved the same way whichever runs; the search's
-        path, and so its node count, can differ where a least-squares problem has several solutions.
+        ``"numba"`` runs the whole search compiled (what ``"auto"`` picks when numba is installed,
+        ``RELU_FRAMES_NO_NUMBA`` is not set and the dimension is at least :data:`COMPILED_MIN_DIM`): an oracle
+        whose every circuit is proved here afterwards, as in the Python search (one that fails its proof sends
+        the question to the Python search for the time left). ``"numpy"`` and ``"scipy"`` run the search in
+        Python with the same least-squares algorithm in numpy (a reference, about ten times slower than SciPy)
+        or with SciPy's NNLS (what ``"auto"`` picks without numba). Every verdict is proved the same way
+        whichever runs; the search's path, and so its node count, can differ where a least-squares problem has
+        several solutions.
 
     Returns
     -------
@@ -461,7 +588,23 @@ def halfspace_depth_at_least(
         # slower); below COMPILED_MIN_DIM too, where a search takes well under a second and the first call's
         # compilation (1.5-5 s) would cost more than it saves, inside the caller's time limit
         kernel = "numba" if _kernels.HAVE_NUMBA and n >= COMPILED_MIN_DIM else "scipy"
+    spent = 0  # nodes of a compiled search whose proofs failed (the Python search below then starts over)
+    if kernel == "numba":
+        oracle = _CompiledSearch(P, P0, k, kept_mask, deadline, tick)
+        try:
+            found = oracle.run()
+        except TimeoutError:
+            return DepthSearch("undetermined", k, None, None, oracle.nodes, oracle.circuits, time.perf_counter() - t0)
+        if found is not None:
+            x = _separating_direction(P0, found)
+            status = "shallow" if x is not None else "undetermined"
+            return DepthSearch(status, k, found if x is not None else None, x, oracle.nodes, oracle.circuits,
+                               time.perf_counter() - t0)  # fmt: skip
+        if not oracle.failed:  # closed, and every circuit it used is proved
+            return DepthSearch("deep", k, None, None, oracle.nodes, oracle.circuits, time.perf_counter() - t0)
+        spent = oracle.nodes  # a circuit failed its proof: the Python search decides, in the time left
     search = _Search(P, P0, k, kept_mask, deadline, tick, kernel)
+    search.nodes = spent
     try:
         T = search.run(0, kept_mask)
     except TimeoutError:
