@@ -49,7 +49,7 @@ programs took seconds each, long before their bound reached ``n``.)
 **Why not an exact depth algorithm.** The combinatorial algorithms of Dyckerhoff and Mozharovskyi ("Exact
 computation of the halfspace depth", 2016) compute the depth itself by visiting the hyperplanes through
 ``n - 1`` of the points, :math:`\binom{m}{n-1}` of them: :math:`5 \cdot 10^{15}` for 98 points in
-:math:`\mathbb{R}^{14}` (the refusal of :func:`relu_frames_nb.paper.zero_bias.tukey_depth_origin` there). The
+:math:`\mathbb{R}^{14}` (the refusal of :func:`relu_frames_nb.tukey_depth_origin` there). The
 question here is only whether the depth exceeds ``k``, which the search over sets of points to remove settles
 in a few tens of thousands of nodes at that size (30 000 to 70 000 for Gaussian layers at m = 7n).
 """
