@@ -468,6 +468,7 @@ class _CompiledSearch:
         self.table = np.full(1, -1, dtype=np.int64)
         self.proved = 0
         self.failed = False
+        self.shared: set | None = None  # the circuits proved (as bytes of their bit masks) by any search that shares it
 
     @property
     def nodes(self) -> int:
@@ -498,19 +499,25 @@ class _CompiledSearch:
         self.proved = hi
         if hi == lo or self.failed:
             return
-        sizes, ok = self.csize[lo:hi], self.cok[lo:hi]
-        if not np.all(ok):
+        if not np.all(self.cok[lo:hi]):
             self.failed = True
             return
-        big = lo + np.flatnonzero(sizes == self.n + 1)
+        todo, keys = np.arange(lo, hi), None
+        if self.shared is not None:  # circuits another subtree proved already are not proved again
+            raw, width = self.cwords[lo:hi].tobytes(), 8 * self.cwords.shape[1]
+            keys = [raw[j : j + width] for j in range(0, len(raw), width)]
+            todo = lo + np.flatnonzero([key not in self.shared for key in keys])
+        big = todo[self.csize[todo] == self.n + 1]
         for start in range(0, big.size, CHECK_BATCH):
             if not np.all(circuits_certified(self.P0[self.csupp[big[start : start + CHECK_BATCH]]])):
                 self.failed = True
                 return
-        for c in lo + np.flatnonzero(sizes != self.n + 1):
+        for c in todo[self.csize[todo] != self.n + 1]:
             if not small_circuit_certified(self.P0[self.csupp[c, : self.csize[c]]]):
                 self.failed = True
                 return
+        if keys is not None:
+            self.shared.update(keys)  # every one passed
 
     def _slice(self, limit: int) -> int:
         """Run the compiled search until it has looked at ``limit`` nodes in all, finds or closes; its code."""
@@ -606,6 +613,7 @@ class _ParallelSearch:
         self.done_nodes = 0  # nodes and circuits of the expansions and of the tasks finished
         self.done_circuits = 0
         self.running: dict[int, _CompiledSearch] = {}
+        self.proved: set = set()  # the circuits proved by any task (see _CompiledSearch._prove)
         self.lock = threading.Lock()
         self.ticked = 0
 
@@ -637,6 +645,7 @@ class _ParallelSearch:
                 if time.perf_counter() > self.deadline:
                     raise TimeoutError
                 node = _CompiledSearch(self.P, self.P0, self.k, kept, self.deadline, None, removed, count)
+                node.shared = self.proved
                 what, got = node.expand()
                 self.done_nodes += node.nodes
                 self.done_circuits += node.circuits
@@ -658,6 +667,7 @@ class _ParallelSearch:
         if stop.is_set():
             return "stopped", None
         search = _CompiledSearch(self.P, self.P0, self.k, kept, self.deadline, None, removed, count)
+        search.shared = self.proved
         with self.lock:
             self.running[j] = search
         try:
