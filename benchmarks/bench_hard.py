@@ -181,6 +181,33 @@ def compiled_search(cases=((10, 4), (12, 4), (14, 3)), limit: float = 120.0) -> 
     return rows
 
 
+def parallel_subtrees(cases=((12, 0), (12, 1), (12, 2), (14, 0), (14, 1)), limit: float = 120.0) -> list[dict]:
+    """Wall and CPU time of the compiled depth search in one thread (``workers=1``) against its first-level subtrees
+    in two threads (``workers=2``), on the zero-bias layers at m = 7n of :func:`zero_bias_layer`, in this process
+    (CPU time: ``time.process_time``, every thread), with the ratios and the load (the wall ratio says something
+    only when a second core is free).
+
+    Run by hand (a few minutes): ``python -c "from benchmarks.bench_hard import parallel_subtrees; parallel_subtrees()"``.
+    """
+    import os
+
+    halfspace_depth_at_least(np.eye(2), 0, kernel="numba")  # compile (or load) the kernels outside the measurement
+    rows = []
+    for n, t in cases:
+        W = zero_bias_layer(n, t).frame.vectors
+        got = {}
+        for workers in (1, 2):
+            w0, c0 = time.perf_counter(), time.process_time()
+            res = halfspace_depth_at_least(W, n - 1, time_limit=limit, kernel="numba", workers=workers)
+            got[workers] = (res.status, res.nodes, time.perf_counter() - w0, time.process_time() - c0)
+        rows.append({"n": n, "t": t, **{f"workers={w}": v for w, v in got.items()}})
+        (s1, n1, w1, c1), (s2, n2, w2, c2) = got[1], got[2]
+        print(f"parallel subtrees n={n} m={7 * n} layer {t}: 1 thread {s1} {n1} nodes {w1:6.2f} s wall {c1:6.2f} s cpu;  "
+              f"2 threads {s2} {n2} nodes {w2:6.2f} s wall {c2:6.2f} s cpu;  wall 1/2 {w1 / w2:4.2f}, cpu 2/1 {c2 / c1:4.2f}"
+              f"  (load {os.getloadavg()[0]:.1f})", flush=True)  # fmt: skip
+    return rows
+
+
 def growth(dims, *, reps: int, cap: float) -> list[dict]:
     """Median seconds of the depth search (zero bias, m = 7n) per dimension, with a cap per layer."""
     rows = []

@@ -320,3 +320,159 @@ def test_after_a_failed_proof_the_python_search_decides(monkeypatch):
     res = halfspace_depth_at_least(W, 7, kernel="numba")
     assert len(calls) >= 2 and res.status == "deep"
     assert res.nodes > halfspace_depth_at_least(W, 7, kernel="scipy").nodes  # the two searches' nodes, summed
+
+
+# ---------------------------------------------------------------------------------
+# the compiled search's subtrees in threads (workers > 1: paper.depth._ParallelSearch), under one budget
+# ---------------------------------------------------------------------------------
+
+
+def _seeded_layers():
+    """Seeded random zero-bias layers n = 3..10 at m = 4n, 5n and 7n (deep and shallow)."""
+    return [(f"zero bias n={n} m={r * n}", np.random.default_rng(7700 + 10 * n + r).standard_normal((r * n, n)), n - 1, None)
+            for n in range(3, 11) for r in (4, 5, 7)]  # fmt: skip
+
+
+@needs_numba
+@pytest.mark.parametrize("workers", [2, 3])
+def test_parallel_subtrees_give_the_verdicts_of_one_thread(workers):
+    statuses = set()
+    for name, points, k, kept in _layers() + _random_layers() + _seeded_layers():
+        one = halfspace_depth_at_least(points, k, kept=kept, kernel="numba", time_limit=120)
+        many = halfspace_depth_at_least(points, k, kept=kept, kernel="numba", time_limit=120, workers=workers)
+        assert one.status in ("deep", "shallow"), (name, one.status)
+        assert many.status == one.status, (name, workers, many.status, one.status)
+        assert many.nodes > 0 and many.circuits > 0
+        _check(many, points, kept)
+        statuses.add(many.status)
+    assert statuses == {"deep", "shallow"}
+
+
+@needs_numba
+def test_one_worker_is_the_one_compiled_search(monkeypatch):
+    import relu_frames_nb.paper.depth as depth_module
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("workers=1 must not start the parallel search")
+
+    monkeypatch.setattr(depth_module, "_ParallelSearch", refuse)
+    for name, points, k, kept in _layers()[::4]:
+        P, P0, kk, kept_mask, deadline = depth_module._prepare(points, k, kept, None, 0.0)
+        oracle = depth_module._CompiledSearch(P, P0, kk, kept_mask, deadline)
+        oracle.run()
+        res = halfspace_depth_at_least(points, k, kept=kept, kernel="numba", workers=1)
+        assert (res.nodes, res.circuits) == (oracle.nodes, oracle.circuits), name
+
+
+@needs_numba
+def test_parallel_subtrees_agree_with_exhaustive_enumeration():
+    for n in (3, 4, 5):
+        for seed in range(3):
+            W = np.random.default_rng(9300 + 10 * n + seed).standard_normal((4 * n, n))
+            d = tukey_depth_origin(W).depth
+            for k in range(max(0, d - 2), d + 2):
+                res = halfspace_depth_at_least(W, k, kernel="numba", workers=2)
+                assert res.status == ("deep" if d > k else "shallow"), (n, seed, k, d)
+                _check(res, W, None)
+
+
+def test_workers_must_be_a_positive_integer():
+    square = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=float)
+    for bad in (0, -1, 1.5, 2.0, True, "2", None):
+        with pytest.raises(InputError, match="workers must be"):
+            halfspace_depth_at_least(square, 1, workers=bad)
+    # the Python searches run in the calling thread: workers is ignored there (same verdict, same path)
+    for kern in ("numpy", "scipy"):
+        one, two = (halfspace_depth_at_least(square, 1, kernel=kern, workers=w) for w in (1, 2))
+        assert one.status == two.status == "deep" and one.nodes == two.nodes
+
+
+@needs_numba
+def test_parallel_subtrees_stop_at_a_raising_tick_and_at_the_time_limit():
+    import threading
+
+    W = np.random.default_rng(3).standard_normal((98, 14))  # n = 14 at m = 7n: far more than a second
+    res = halfspace_depth_at_least(W, 13, kernel="numba", time_limit=1, workers=2)
+    assert res.status == "undetermined" and res.nodes > 0
+    callers, ticks = set(), []
+
+    def tick(nodes):
+        callers.add(threading.get_ident())
+        ticks.append(nodes)
+        if len(ticks) == 3:
+            raise TimeoutError
+
+    before = threading.active_count()
+    res = halfspace_depth_at_least(W, 13, kernel="numba", tick=tick, workers=2)
+    assert res.status == "undetermined" and len(ticks) == 3 and callers == {threading.get_ident()}
+    assert ticks == sorted(ticks) and res.nodes >= ticks[-1] >= 3 * 64 - 64
+    assert threading.active_count() == before  # every worker thread has stopped
+
+    class Budget(Exception):
+        pass
+
+    def out_of_budget(nodes):
+        raise Budget
+
+    with pytest.raises(Budget):  # what the tick raises reaches the caller, after the workers stopped
+        halfspace_depth_at_least(W, 13, kernel="numba", tick=out_of_budget, workers=2)
+    assert threading.active_count() == before
+
+
+@needs_numba
+def test_a_failed_proof_never_gives_deep_with_parallel_subtrees(monkeypatch):
+    import relu_frames_nb.paper.depth as depth_module
+
+    W = np.random.default_rng(207).standard_normal((56, 8))
+    assert halfspace_depth_at_least(W, 7, kernel="numba", workers=2).status == "deep"
+    real = depth_module.circuits_certified
+
+    def reject_one(Vs):
+        ok = real(Vs)
+        ok[len(Vs) // 2] = False  # one circuit of every batch fails its proof
+        return ok
+
+    monkeypatch.setattr(depth_module, "circuits_certified", reject_one)
+    assert halfspace_depth_at_least(W, 7, kernel="numba", workers=2).status == "undetermined"
+    P, P0, k, kept, deadline = depth_module._prepare(W, 7, None, None, 0.0)
+    oracle = depth_module._ParallelSearch(P, P0, k, kept, deadline, None, 2)
+    assert oracle.run() is None and oracle.failed and oracle.nodes > 0  # the threads' oracle alone: never "deep"
+
+    import threading
+
+    in_workers = []
+
+    def reject_in_a_worker(Vs):
+        ok = real(Vs)
+        if threading.current_thread() is not threading.main_thread():  # the proofs of a subtree, not of the first levels
+            in_workers.append(len(Vs))
+            ok[-1] = False
+        return ok
+
+    monkeypatch.setattr(depth_module, "circuits_certified", reject_in_a_worker)
+    oracle = depth_module._ParallelSearch(P, P0, k, kept, deadline, None, 2)
+    assert oracle.run() is None and oracle.failed and in_workers
+    seen = len(in_workers)
+    res = halfspace_depth_at_least(W, 7, kernel="numba", workers=2)
+    # a subtree's proof failed: the Python search (in this thread, whose proofs pass) decided, its nodes added
+    assert len(in_workers) > seen and res.status == "deep"
+    assert res.nodes > halfspace_depth_at_least(W, 7, kernel="scipy").nodes  # the two searches' nodes, summed
+
+
+@needs_numba
+def test_after_a_failed_proof_in_a_subtree_the_python_search_decides(monkeypatch):
+    import relu_frames_nb.paper.depth as depth_module
+
+    W = np.random.default_rng(207).standard_normal((56, 8))
+    real, calls = depth_module.circuits_certified, []
+
+    def reject_first_batch(Vs):
+        ok = real(Vs)
+        calls.append(len(Vs))
+        if len(calls) == 1:
+            ok[0] = False
+        return ok
+
+    monkeypatch.setattr(depth_module, "circuits_certified", reject_first_batch)
+    res = halfspace_depth_at_least(W, 7, kernel="numba", workers=2)
+    assert len(calls) >= 2 and res.status == "deep"

@@ -57,7 +57,9 @@ in a few tens of thousands of nodes at that size (30 000 to 70 000 for Gaussian 
 from __future__ import annotations
 
 import math
+import threading
 import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -438,7 +440,12 @@ class _CompiledSearch:
     which the deadline is checked and ``tick`` is called every 64 nodes.
     """
 
-    def __init__(self, P: np.ndarray, P0: np.ndarray, k: int, kept: int, deadline: float, tick: Any = None) -> None:
+    def __init__(
+        self, P: np.ndarray, P0: np.ndarray, k: int, kept: int, deadline: float, tick: Any = None, removed: int = 0,
+        count: np.ndarray | None = None,
+    ) -> None:
+        # removed, count: a search of the subtree below the node (removed, kept), its branching order started from
+        # the circuit counts ``count`` (for :class:`_ParallelSearch`; the whole tree by default)
         self.nb = _kernels._nb()
         m, n = P.shape
         self.m, self.n, self.deadline, self.tick = m, n, deadline, tick
@@ -451,6 +458,7 @@ class _CompiledSearch:
         self.rem = np.zeros((levels, m), dtype=np.uint8)
         self.kep = np.zeros((levels, m), dtype=np.uint8)
         self.kep[0] = [(kept >> i) & 1 for i in range(m)]
+        self.rem[0] = [(removed >> i) & 1 for i in range(m)]
         self.kk = np.zeros((levels, m), dtype=np.uint8)
         self.order = np.zeros((levels, m), dtype=np.int64)
         self.olen = np.zeros(levels, dtype=np.int64)
@@ -458,7 +466,7 @@ class _CompiledSearch:
         self.seq = np.full((levels, levels + 2), -1, dtype=np.int64)  # the circuits of each node, in order
         self.warm = COMPILED_WARM_START
         self.st = np.array([0, 1, 0, 0, 0], dtype=np.int64)  # depth, node to look at, nodes, failed, circuits
-        self.count = np.zeros(2 * m)
+        self.count = np.zeros(2 * m) if count is None else np.array(count, dtype=float)
         self.per_slice = COMPILED_SLICE * 2 * (levels + 1)  # the most circuits a slice can add
         self.cwords = np.zeros((0, (2 * m + 63) // 64), dtype=np.uint64)
         self.csupp = np.zeros((0, n + 1), dtype=np.int64)
@@ -467,6 +475,7 @@ class _CompiledSearch:
         self.table = np.full(1, -1, dtype=np.int64)
         self.proved = 0
         self.failed = False
+        self.shared: set | None = None  # the circuits proved (as bytes of their bit masks) by any search that shares it
 
     @property
     def nodes(self) -> int:
@@ -497,37 +506,71 @@ class _CompiledSearch:
         self.proved = hi
         if hi == lo or self.failed:
             return
-        sizes, ok = self.csize[lo:hi], self.cok[lo:hi]
-        if not np.all(ok):
+        if not np.all(self.cok[lo:hi]):
             self.failed = True
             return
-        big = lo + np.flatnonzero(sizes == self.n + 1)
+        todo, keys = np.arange(lo, hi), None
+        if self.shared is not None:  # circuits another subtree proved already are not proved again
+            raw, width = self.cwords[lo:hi].tobytes(), 8 * self.cwords.shape[1]
+            keys = [raw[j : j + width] for j in range(0, len(raw), width)]
+            todo = lo + np.flatnonzero([key not in self.shared for key in keys])
+        big = todo[self.csize[todo] == self.n + 1]
         for start in range(0, big.size, CHECK_BATCH):
             if not np.all(circuits_certified(self.P0[self.csupp[big[start : start + CHECK_BATCH]]])):
                 self.failed = True
                 return
-        for c in lo + np.flatnonzero(sizes != self.n + 1):
+        for c in todo[self.csize[todo] != self.n + 1]:
             if not small_circuit_certified(self.P0[self.csupp[c, : self.csize[c]]]):
                 self.failed = True
                 return
+        if keys is not None:
+            self.shared.update(keys)  # every one passed
 
-    def run(self) -> tuple | None:
+    def _slice(self, limit: int) -> int:
+        """Run the compiled search until it has looked at ``limit`` nodes in all, finds or closes; its code."""
+        self._room()
+        code = self.nb.search_slice(self.rem, self.kep, self.kk, self.order, self.olen, self.opos, self.seq, self.st,
+                                    self.k, limit, KEPT_WEIGHT, self.Gp, self.U, _kernels.GRAM_NNLS_ULPS, UNIT_ZERO_TOL,
+                                    CIRCUIT_RESIDUAL_TOL, self.count, self.cok, self.cwords, self.csupp, self.csize,
+                                    self.table, self.warm)  # fmt: skip
+        if self.st[3]:
+            self.failed = True
+        return code
+
+    def expand(self) -> tuple:
+        """Look at the start node only: ``("found", rows)``, ``("closed", None)`` or ``("children", list)`` with
+        the children ``(removed, kept)`` as bit masks in the search's branching order (each keeps the earlier
+        ones' rows). Its circuits are proved (see :attr:`failed`).
+        """
+        code = self._slice(1)
+        self._prove()
+        if code == self.nb.SEARCH_FOUND:
+            return "found", tuple(int(i) for i in np.flatnonzero(self.rem[int(self.st[0])]))
+        if code == self.nb.SEARCH_CLOSED:
+            return "closed", None
+        removed = int(sum(1 << int(i) for i in np.flatnonzero(self.rem[0])))
+        kept = int(sum(1 << int(i) for i in np.flatnonzero(self.kep[0])))
+        children = []
+        for j in range(int(self.olen[0])):
+            i = int(self.order[0, j])
+            children.append((removed | 1 << i, kept))
+            kept |= 1 << i
+        return "children", children
+
+    def run(self, stop: threading.Event | None = None) -> tuple | None:
         """The removal set found (rows), or None when closed (then :attr:`failed` says whether it is proved).
 
-        Raises TimeoutError at the deadline (and whatever ``tick`` raises).
+        Raises TimeoutError at the deadline (and whatever ``tick`` raises); :class:`_Stopped` at the first slice
+        after ``stop`` is set.
         """
         nb = self.nb
         while True:
             if time.perf_counter() > self.deadline:
                 raise TimeoutError
-            self._room()
+            if stop is not None and stop.is_set():
+                raise _Stopped
             before = self.nodes
-            code = nb.search_slice(self.rem, self.kep, self.kk, self.order, self.olen, self.opos, self.seq, self.st,
-                                   self.k, before + COMPILED_SLICE, KEPT_WEIGHT, self.Gp, self.U, _kernels.GRAM_NNLS_ULPS,
-                                   UNIT_ZERO_TOL, CIRCUIT_RESIDUAL_TOL, self.count, self.cok, self.cwords, self.csupp,
-                                   self.csize, self.table, self.warm)  # fmt: skip
-            if self.st[3]:
-                self.failed = True
+            code = self._slice(before + COMPILED_SLICE)
             if code == nb.SEARCH_FOUND:
                 d = int(self.st[0])
                 return tuple(int(i) for i in np.flatnonzero(self.rem[d]))
@@ -542,8 +585,154 @@ class _CompiledSearch:
                 self.tick(self.nodes)
 
 
+class _Stopped(Exception):
+    """A subtree search of :class:`_ParallelSearch` told to stop (another subtree decided, or the budget ran out)."""
+
+
+#: tasks per worker thread that :class:`_ParallelSearch` makes by expanding the first levels of the tree (the
+#: subtrees differ much in size: more tasks than threads keep every thread busy until the last one)
+PARALLEL_TASKS_PER_WORKER = 4
+#: the most levels :class:`_ParallelSearch` expands to make its tasks
+PARALLEL_LEVELS = 2
+#: seconds the calling thread of :class:`_ParallelSearch` waits for its workers between two looks at the node count
+#: (the tick and the deadline)
+PARALLEL_POLL = 0.005
+
+
+class _ParallelSearch:
+    """The compiled search (:class:`_CompiledSearch`) of the subtrees of the first levels in ``workers`` threads.
+
+    The root is looked at (and then its children, up to :data:`PARALLEL_LEVELS` levels, until there are
+    :data:`PARALLEL_TASKS_PER_WORKER` tasks per worker), here, in the calling thread; the nodes left, in the
+    search's branching order ("remove ``i_j``, keep ``i_1 .. i_{j-1}``"), are the tasks, each searched whole
+    by a :class:`_CompiledSearch` started at it, whose compiled slices release the GIL. The tree is closed
+    when every task is; the first removal set found in any task ends the search (the others stop at their
+    next slice). One deadline for all; ``tick`` is called from the calling thread only, with the nodes of all
+    tasks summed, about every 64 of them (what it raises stops every worker, then propagates). Every circuit
+    of every task is proved in its task (as in :class:`_CompiledSearch`); a failed proof stops the search and
+    sets :attr:`failed` (the caller searches again in Python). Same interface as :class:`_CompiledSearch`.
+    """
+
+    def __init__(self, P, P0, k, kept, deadline, tick, workers: int) -> None:
+        self.P, self.P0, self.k, self.kept, self.deadline, self.tick = P, P0, k, kept, deadline, tick
+        self.workers = workers
+        self.failed = False
+        self.done_nodes = 0  # nodes and circuits of the expansions and of the tasks finished
+        self.done_circuits = 0
+        self.running: dict[int, _CompiledSearch] = {}
+        self.proved: set = set()  # the circuits proved by any task (see _CompiledSearch._prove)
+        self.lock = threading.Lock()
+        self.ticked = 0
+
+    @property
+    def nodes(self) -> int:
+        with self.lock:
+            return self.done_nodes + sum(s.nodes for s in self.running.values())
+
+    @property
+    def circuits(self) -> int:
+        with self.lock:
+            return self.done_circuits + sum(s.circuits for s in self.running.values())
+
+    def _tick(self) -> None:
+        if self.tick is not None:
+            total = self.nodes
+            if total // 64 > self.ticked // 64:
+                self.ticked = total
+                self.tick(total)
+
+    def _tasks(self) -> tuple:
+        """Expand the first levels here: ``("found", rows)``, ``("closed", None)`` or ``("tasks", (tasks, count))``."""
+        tasks, count = [(0, self.kept)], None
+        for _ in range(PARALLEL_LEVELS):
+            if len(tasks) >= PARALLEL_TASKS_PER_WORKER * self.workers:
+                break
+            deeper = []
+            for removed, kept in tasks:
+                if time.perf_counter() > self.deadline:
+                    raise TimeoutError
+                node = _CompiledSearch(self.P, self.P0, self.k, kept, self.deadline, None, removed, count)
+                node.shared = self.proved
+                what, got = node.expand()
+                self.done_nodes += node.nodes
+                self.done_circuits += node.circuits
+                self._tick()
+                if node.failed:
+                    self.failed = True
+                    return "closed", None
+                if what == "found":
+                    return what, got
+                if what == "children":
+                    deeper.extend(got)
+                    count = node.count
+            tasks = deeper
+            if not tasks:
+                return "closed", None
+        return "tasks", (tasks, count)
+
+    def _work(self, j: int, removed: int, kept: int, count, stop: threading.Event) -> tuple:
+        if stop.is_set():
+            return "stopped", None
+        search = _CompiledSearch(self.P, self.P0, self.k, kept, self.deadline, None, removed, count)
+        search.shared = self.proved
+        with self.lock:
+            self.running[j] = search
+        try:
+            found = search.run(stop)
+            what = "found" if found is not None else "failed" if search.failed else "closed"
+        except _Stopped:
+            found, what = None, "stopped"
+        except TimeoutError:
+            found, what = None, "timeout"
+        finally:
+            with self.lock:
+                del self.running[j]
+                self.done_nodes += search.nodes
+                self.done_circuits += search.circuits
+        if what in ("found", "failed"):
+            stop.set()
+        return what, found
+
+    def run(self) -> tuple | None:
+        """As :meth:`_CompiledSearch.run`: the removal set found, or None (closed; proved unless :attr:`failed`)."""
+        what, got = self._tasks()
+        if what != "tasks":
+            return got
+        tasks, count = got
+        stop = threading.Event()
+        found, timeout = None, False
+        pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="depth-subtree")
+        try:
+            pending = {pool.submit(self._work, j, removed, kept, count, stop) for j, (removed, kept) in enumerate(tasks)}
+            while pending:
+                done, pending = wait(pending, timeout=PARALLEL_POLL, return_when=FIRST_COMPLETED)
+                for future in done:
+                    what, rows = future.result()
+                    if what == "found" and found is None:
+                        found = rows
+                    elif what == "failed":
+                        self.failed = True
+                    elif what == "timeout":
+                        timeout = True
+                if found is not None or self.failed or timeout:
+                    break
+                if time.perf_counter() > self.deadline:
+                    timeout = True
+                    break
+                self._tick()
+        finally:
+            stop.set()  # every task still running stops at its next slice; those not started return at once
+            pool.shutdown(wait=True, cancel_futures=True)
+        if found is not None:
+            return found
+        if timeout and not self.failed:
+            raise TimeoutError
+        return None
+
+
 def halfspace_depth_at_least(
-    points: Any, k: int, *, kept: Any = None, time_limit: float | None = None, tick: Any = None, kernel: str = "auto"
+    points: Any, k: int, *, kept: Any = None, time_limit: float | None = None, tick: Any = None, kernel: str = "auto",
+    workers: int = 1,
 ) -> DepthSearch:
     r"""Decide whether the half-space depth of the origin among ``points`` exceeds ``k`` (see the module docstring).
 
@@ -569,6 +758,13 @@ def halfspace_depth_at_least(
         or with SciPy's NNLS (what ``"auto"`` picks without numba). Every verdict is proved the same way
         whichever runs; the search's path, and so its node count, can differ where a least-squares problem has
         several solutions.
+    workers : int
+        Threads for the compiled search (``kernel="numba"``, or ``"auto"`` where it picks it): with more than one,
+        the subtrees of the first levels of the tree are searched in parallel (:class:`_ParallelSearch`), under
+        the one ``time_limit`` and ``tick`` (called from the calling thread, with the nodes of all threads
+        summed); the verdict is proved the same way, the node count differs. The Python searches
+        (``"numpy"``, ``"scipy"``, and the search after a failed proof) run in the calling thread alone:
+        there ``workers`` is ignored. The default 1 runs the one compiled search.
 
     Returns
     -------
@@ -588,6 +784,7 @@ def halfspace_depth_at_least(
         raise InputError(f"kernel must be 'auto', 'numba', 'numpy' or 'scipy'; got {kernel!r}.")
     if kernel != "auto":
         kernel = resolve_kernel(kernel)
+    workers = as_count(workers, "workers", minimum=1)
     P, P0, k, kept_mask, deadline = _prepare(points, k, kept, time_limit, t0)
     m, n = P0.shape
     if kernel == "auto":
@@ -597,7 +794,10 @@ def halfspace_depth_at_least(
         kernel = "numba" if _kernels.HAVE_NUMBA and n >= COMPILED_MIN_DIM else "scipy"
     spent = 0  # nodes of a compiled search whose proofs failed (the Python search below then starts over)
     if kernel == "numba":
-        oracle = _CompiledSearch(P, P0, k, kept_mask, deadline, tick)
+        if workers == 1:
+            oracle: Any = _CompiledSearch(P, P0, k, kept_mask, deadline, tick)
+        else:
+            oracle = _ParallelSearch(P, P0, k, kept_mask, deadline, tick, workers)
         try:
             found = oracle.run()
         except TimeoutError:
