@@ -190,6 +190,22 @@ def _cholesky_solve(A, k, b):  # pragma: no cover - compiled
 
 
 @_numba.njit(cache=True, nogil=True)
+def _gradient(x, passive, w, Gp, idx, p, grad):  # pragma: no cover - compiled
+    """The NNLS gradient at ``x`` into ``grad``: ``1 - sum(x)`` minus the weighted Gram rows of the passive columns."""
+    total = 0.0
+    for i in range(p):
+        total += x[i]
+    for i in range(p):
+        grad[i] = 1.0 - total
+    for i in range(p):
+        if passive[i]:
+            v = x[i] * w[i]
+            gi = Gp[idx[i]]
+            for c in range(p):
+                grad[c] -= w[c] * v * gi[idx[c]]
+
+
+@_numba.njit(cache=True, nogil=True)
 def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, start):  # pragma: no cover - compiled
     """:func:`_gram_nnls_numba` with a flag in place of the exception: ``(x, residual, iterations, ok)``.
 
@@ -246,17 +262,7 @@ def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, start):  # pragma: no cove
         if not drop:
             for q in range(k):
                 x[Pl[q]] = s[q]
-            total = 0.0
-            for i in range(p):
-                total += x[i]
-            for i in range(p):
-                grad[i] = 1.0 - total
-            for i in range(p):
-                if passive[i]:
-                    v = x[i] * w[i]
-                    gi = Gp[idx[i]]
-                    for c in range(p):
-                        grad[c] -= w[c] * v * gi[idx[c]]
+            _gradient(x, passive, w, Gp, idx, p, grad)
             break
     while it <= maxiter:
         k = 0
@@ -324,17 +330,7 @@ def _gram_nnls_ok(idx, w, Gp, U, maxiter, ulps, zero, start):  # pragma: no cove
                     x[i] = v
         if moved:
             blocked[:] = False
-            total = 0.0
-            for i in range(p):
-                total += x[i]
-            for i in range(p):
-                grad[i] = 1.0 - total
-            for i in range(p):
-                if passive[i]:
-                    v = x[i] * w[i]
-                    gi = Gp[idx[i]]
-                    for c in range(p):
-                        grad[c] -= w[c] * v * gi[idx[c]]
+            _gradient(x, passive, w, Gp, idx, p, grad)
     r = np.zeros(n)
     total = 0.0
     for i in range(p):
