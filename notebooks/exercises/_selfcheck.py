@@ -383,16 +383,9 @@ def check_7_1(answer: Any) -> Feedback:
     from . import nb07
 
     def verify(ans):
-        if not isinstance(ans, (tuple, list)) or len(ans) != 2:
-            return False, "answer_7_1 should be a pair (completed_frame, bias)"
-        frame, bias = ans
-        Fc = frame if isinstance(frame, rf.Frame) else rf.Frame(np.asarray(frame, dtype=float))
-        F0 = nb07.frame_7_1()
-        if Fc.m != F0.m + 1 or not np.allclose(Fc.vectors[: F0.m], F0.vectors):
-            return False, (f"the frame should be the 10 given vectors followed by one more (11 rows); yours has {Fc.m} rows"
-                           + ("" if Fc.m != F0.m + 1 else " but its first 10 are not the given ones"))  # fmt: skip
-        if not rf.is_omnidirectional(Fc):
-            return False, "your completed frame is still not omnidirectional: App. B, §2 says which one vector completes a frame"
+        Fc, bias, failed = nb07._completed_7_1(ans)
+        if failed:
+            return failed
         b = np.asarray(bias, dtype=float).ravel()
         if b.size != Fc.m:
             return False, f"the bias should have {Fc.m} entries, one per frame vector; yours has {b.size}"
@@ -547,11 +540,9 @@ def check_8_1(answer: Any) -> Feedback:
     from . import nb08
 
     def verify(ans):
-        if isinstance(ans, (bool, np.bool_)):
-            return False, "give the depth (a whole number), not the verdict"
-        d = int(ans)
-        if d != float(ans):
-            return False, "the Tukey depth is a whole number (a count of frame vectors)"
+        d, failed = nb08._depth_answer(ans)
+        if failed:
+            return failed
         n = nb08.frame_8_1().n
         ok, hint = key_says("8.1", str(d))
         if ok is None:
@@ -653,15 +644,12 @@ def check_11_1(answer: Any) -> Feedback:
 def check_12_2(answer):
     """``answer``: ``(bias, facets)`` — the polytope bias of a vertex of the cube frame on the unit sphere
     (the same for all eight) and the number of facets of its polytope at a vertex."""
+    from . import nb12
 
     def verify(ans):
-        try:
-            bias, n_facets = ans
-        except (TypeError, ValueError):
-            return False, f"give a pair (bias, number of facets), e.g. (0.25, 4); got {ans!r}"
-        b = _number(bias, "the bias")
-        if isinstance(n_facets, bool) or int(n_facets) != n_facets:
-            return False, f"the number of facets should be a whole number; got {n_facets!r}"
+        b, n_facets, failed = nb12._pair_12_2(ans)
+        if failed:
+            return failed
         ok_b, hint_b = key_says("12.2 bias", decimals_text(b, 3))
         ok_f, _ = key_says("12.2 facets", str(int(n_facets)))
         if ok_b is None or ok_f is None:
@@ -684,7 +672,6 @@ def check_12_2(answer):
 def check_6_1(answer):
     """``answer``: a bias (5 entries) for which frame_6_1 is rectifying on the closed unit ball, every entry at most
     TOLERANCE_6_1 below the sampled estimate with 200 000 samples (held to it at 3 decimals, rounded down)."""
-    import relu_frames_nb as rf
 
     from . import nb06
 
@@ -693,13 +680,9 @@ def check_6_1(answer):
         a = np.asarray(ans, dtype=float)
         if a.shape != (F.m,):
             return False, f"give {F.m} entries, one per frame vector; got shape {a.shape}"
-        v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
-        if v.status == "not injective":
-            x, y = v.pair
-            return False, (f"your bias is too large: the layer is not injective at x = {_vec(x)} (y = {_vec(y)} has "
-                           "the same output); did you subtract the covering radius?")  # fmt: skip
-        if v.status != "injective":
-            return False, f"could not decide this bias ({v.text})"
+        v, failed = nb06._on_ball_6_1(F, a)
+        if failed:
+            return failed
         said = [key_says(f"6.1 φ_{i + 1}", decimals_text(math.floor(x * 1000 + GRID) / 1000, 3)) for i, x in enumerate(a)]
         if said[0][0] is None:
             return _no_key("6.1")
@@ -715,7 +698,6 @@ def check_6_1(answer):
 def check_3_3(answer):
     """``answer``: a bias (number or 3 entries), at least the lemma's alpha - eps M, rectifying on B for frame_3_3
     (each entry is held to the lemma's bias at 3 decimals, rounded down)."""
-    import relu_frames_nb as rf
 
     from . import nb03
 
@@ -730,15 +712,7 @@ def check_3_3(answer):
         if low:
             return False, (f"the entries of {elements(low)} are lower than needed: Lemma \"perturbation\" guarantees a "
                            "larger bias for this frame (read off its alpha, eps and M)")  # fmt: skip
-        v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
-        if v.status == "not injective":
-            x, y = v.pair
-            return False, (f"your bias is too large: the perturbed layer is not injective on the ball, x = {_vec(x)} "
-                           f"and y = {_vec(y)} (|x - y| = {np.linalg.norm(x - y):.2g}) have the same output")  # fmt: skip
-        if v.status != "injective":
-            return False, f"could not decide this bias ({v.text})"
-        return True, (f"rectifying on the ball with {_vec(a)} (rf.check: {v.method}); the unperturbed "
-                      "bias -1/2 is not enough for this frame")  # fmt: skip
+        return nb03._on_ball_3_3(F, a)
 
     return report("3.3", answer, verify)
 

@@ -97,6 +97,20 @@ def frame_3_3() -> rf.Frame:
     return rf.Frame([[-0.047, 0.987], [-0.82, -0.482], [0.817, -0.5]])
 
 
+def _on_ball_3_3(F: rf.Frame, a: np.ndarray) -> tuple[bool, str]:
+    """The feedback of exercise 3.3 for a bias ``a`` that passed the lemma's bound: ``rf.check`` on the ball decides it
+    (shared with the student edition's self-check)."""
+    v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
+    if v.status == "not injective":
+        x, y = v.pair
+        return False, (f"your bias is too large: the perturbed layer is not injective on the ball, x = {_vec(x)} "
+                       f"and y = {_vec(y)} (|x - y| = {np.linalg.norm(x - y):.2g}) have the same output")  # fmt: skip
+    if v.status != "injective":
+        return False, f"could not decide this bias ({v.text})"
+    return True, (f"rectifying on the ball with {_vec(a)} (rf.check: {v.method}); the unperturbed "
+                  "bias -1/2 is not enough for this frame")  # fmt: skip
+
+
 def check_3_3(answer):
     """``answer``: a bias (number or 3 entries), at least the lemma's alpha - eps M, rectifying on B for frame_3_3."""
 
@@ -109,15 +123,7 @@ def check_3_3(answer):
             low = np.flatnonzero(a < lemma - CLOSE_ATOL)
             return False, (f"the entries of {elements(low)} are lower than needed: Lemma \"perturbation\" guarantees a "
                            "larger bias for this frame (read off its alpha, eps and M)")  # fmt: skip
-        v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
-        if v.status == "not injective":
-            x, y = v.pair
-            return False, (f"your bias is too large: the perturbed layer is not injective on the ball, x = {_vec(x)} "
-                           f"and y = {_vec(y)} (|x - y| = {np.linalg.norm(x - y):.2g}) have the same output")  # fmt: skip
-        if v.status != "injective":
-            return False, f"could not decide this bias ({v.text})"
-        return True, (f"rectifying on the ball with {_vec(a)} (rf.check: {v.method}); the unperturbed "
-                      "bias -1/2 is not enough for this frame")  # fmt: skip
+        return _on_ball_3_3(F, a)
 
     return report("3.3", answer, verify)
 

@@ -31,6 +31,19 @@ def frame_6_1() -> rf.Frame:
     return rf.Frame(np.column_stack([np.cos(t), np.sin(t)]))
 
 
+def _on_ball_6_1(F: rf.Frame, a: np.ndarray):
+    """``rf.check`` of ``F`` with the bias ``a`` on the ball: ``(verdict, None)`` when it proves injectivity, else
+    ``(verdict, feedback)`` for exercise 6.1 (shared with the student edition's self-check)."""
+    v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
+    if v.status == "not injective":
+        x, y = v.pair
+        return v, (False, f"your bias is too large: the layer is not injective at x = {_vec(x)} (y = {_vec(y)} has "
+                          "the same output); did you subtract the covering radius?")  # fmt: skip
+    if v.status != "injective":
+        return v, (False, f"could not decide this bias ({v.text})")
+    return v, None
+
+
 def check_6_1(answer):
     """``answer``: a bias (5 entries) for which frame_6_1 is rectifying on the closed unit ball, every entry at most
     TOLERANCE_6_1 below the sampled estimate with 200 000 samples."""
@@ -40,13 +53,9 @@ def check_6_1(answer):
         a = np.asarray(ans, dtype=float)
         if a.shape != (F.m,):
             return False, f"give {F.m} entries, one per frame vector; got shape {a.shape}"
-        v = rf.check(rf.ReLULayer(F, a), rf.Ball(2))
-        if v.status == "not injective":
-            x, y = v.pair
-            return False, (f"your bias is too large: the layer is not injective at x = {_vec(x)} (y = {_vec(y)} has "
-                           "the same output); did you subtract the covering radius?")  # fmt: skip
-        if v.status != "injective":
-            return False, f"could not decide this bias ({v.text})"
+        v, failed = _on_ball_6_1(F, a)
+        if failed:
+            return failed
         ref = rf.sampling_bias(F, rf.Ball(2), n_samples=200_000, seed=0, progress=False).values
         low = np.flatnonzero(a < ref - TOLERANCE_6_1)
         if low.size:  # the estimate itself is not printed: it pins the entry

@@ -38,22 +38,30 @@ def _vector(answer: Any, m: int, name: str) -> np.ndarray:
     return a
 
 
+def _completed_7_1(ans):
+    """An answer ``(frame, bias)`` to exercise 7.1 read: ``(completed frame, bias, None)``, or ``(None, None, feedback)``
+    when the frame is not the given one plus one vector, or not omnidirectional (shared with the edition's self-check)."""
+    if not isinstance(ans, (tuple, list)) or len(ans) != 2:
+        return None, None, (False, "answer_7_1 should be a pair (completed_frame, bias)")
+    frame, bias = ans
+    Fc = frame if isinstance(frame, rf.Frame) else rf.Frame(np.asarray(frame, dtype=float))
+    F0 = frame_7_1()
+    if Fc.m != F0.m + 1 or not np.allclose(Fc.vectors[: F0.m], F0.vectors):
+        return None, None, (False, f"the frame should be the 10 given vectors followed by one more (11 rows); yours has "
+                                   f"{Fc.m} rows" + ("" if Fc.m != F0.m + 1 else " but its first 10 are not the given ones"))
+    if not rf.is_omnidirectional(Fc):
+        return None, None, (False, "your completed frame is still not omnidirectional: App. B, §2 says which one vector "
+                                   "completes a frame")  # fmt: skip
+    return Fc, bias, None
+
+
 def check_7_1(answer: Any) -> Feedback:
     """Exercise 7.1: ``(frame, bias)`` — the completed frame and its polytope bias on D_{2,1/2}."""
 
     def verify(ans):
-        if not isinstance(ans, (tuple, list)) or len(ans) != 2:
-            return False, "answer_7_1 should be a pair (completed_frame, bias)"
-        frame, bias = ans
-        Fc = frame if isinstance(frame, rf.Frame) else rf.Frame(np.asarray(frame, dtype=float))
-        F0 = frame_7_1()
-        if Fc.m != F0.m + 1 or not np.allclose(Fc.vectors[: F0.m], F0.vectors):
-            return False, (
-                f"the frame should be the 10 given vectors followed by one more (11 rows); yours has "
-                f"{Fc.m} rows" + ("" if Fc.m != F0.m + 1 else " but its first 10 are not the given ones")
-            )
-        if not rf.is_omnidirectional(Fc):
-            return False, "your completed frame is still not omnidirectional: App. B, §2 says which one vector completes a frame"
+        Fc, bias, failed = _completed_7_1(ans)
+        if failed:
+            return failed
         s, r = SHELL_7_1
         K = rf.Shell(3, s, r)
         b = _vector(bias, Fc.m, "the bias")

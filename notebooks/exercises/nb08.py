@@ -40,15 +40,24 @@ def sampled_test_8_3(seed: int) -> bool:
     return bool(np.all(est.admits(0.0)))
 
 
+def _depth_answer(ans):
+    """A depth answered to exercise 8.1 read: ``(depth, None)``, or ``(None, feedback)`` when it is a verdict or not whole
+    (shared with the edition's self-check)."""
+    if isinstance(ans, (bool, np.bool_)):
+        return None, (False, "give the depth (a whole number), not the verdict")
+    d = int(ans)
+    if d != float(ans):
+        return None, (False, "the Tukey depth is a whole number (a count of frame vectors)")
+    return d, None
+
+
 def check_8_1(answer: Any) -> Feedback:
     """Exercise 8.1: the Tukey depth of the origin among the vectors of ``frame_8_1()``."""
 
     def verify(ans):
-        if isinstance(ans, (bool, np.bool_)):
-            return False, "give the depth (a whole number), not the verdict"
-        d = int(ans)
-        if d != float(ans):
-            return False, "the Tukey depth is a whole number (a count of frame vectors)"
+        d, failed = _depth_answer(ans)
+        if failed:
+            return failed
         F = frame_8_1()
         res = rf.zero_bias_injective(F)
         if d == res.depth:

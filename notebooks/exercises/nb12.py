@@ -77,18 +77,27 @@ def check_12_1(answer):
 # ---------------------------------------------------------------------------------------------
 
 
+def _pair_12_2(ans):
+    """An answer ``(bias, facets)`` to exercise 12.2 read: ``(bias, facets, None)``, or ``(None, None, feedback)``
+    (shared with the edition's self-check)."""
+    try:
+        bias, n_facets = ans
+    except (TypeError, ValueError):
+        return None, None, (False, f"give a pair (bias, number of facets), e.g. (0.25, 4); got {ans!r}")
+    b = _number(bias, "the bias")
+    if isinstance(n_facets, bool) or int(n_facets) != n_facets:
+        return None, None, (False, f"the number of facets should be a whole number; got {n_facets!r}")
+    return b, n_facets, None
+
+
 def check_12_2(answer):
     """``answer``: ``(bias, facets)`` — the polytope bias of a vertex of the cube frame on the unit sphere
     (the same for all eight) and the number of facets of its polytope at a vertex."""
 
     def verify(ans):
-        try:
-            bias, n_facets = ans
-        except (TypeError, ValueError):
-            return False, f"give a pair (bias, number of facets), e.g. (0.25, 4); got {ans!r}"
-        b = _number(bias, "the bias")
-        if isinstance(n_facets, bool) or int(n_facets) != n_facets:
-            return False, f"the number of facets should be a whole number; got {n_facets!r}"
+        b, n_facets, failed = _pair_12_2(ans)
+        if failed:
+            return failed
         cube = rf.zoo.get("cube")
         pbe = rf.polytope_bias(cube, rf.Sphere(3)).values
         P = rf.inscribing_polytope(cube)
