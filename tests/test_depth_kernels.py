@@ -302,21 +302,28 @@ def test_warm_starts_change_the_path_not_the_verdicts(monkeypatch, warm):
         _check(res, points, kept)
 
 
-@needs_numba
-def test_after_a_failed_proof_the_python_search_decides(monkeypatch):
+def _reject_first_batch(monkeypatch) -> list[int]:
+    """Plant a failed proof in the first batch of circuits only (the Python search's proofs after it all pass);
+    returns the list of batch sizes proved, filled as the search goes."""
     import relu_frames_nb.paper.depth as depth_module
 
-    W = np.random.default_rng(207).standard_normal((56, 8))
     real, calls = depth_module.circuits_certified, []
 
     def reject_first_batch(Vs):
         ok = real(Vs)
         calls.append(len(Vs))
         if len(calls) == 1:
-            ok[0] = False  # the compiled search's first batch only: the Python search's proofs all pass
+            ok[0] = False
         return ok
 
     monkeypatch.setattr(depth_module, "circuits_certified", reject_first_batch)
+    return calls
+
+
+@needs_numba
+def test_after_a_failed_proof_the_python_search_decides(monkeypatch):
+    W = np.random.default_rng(207).standard_normal((56, 8))
+    calls = _reject_first_batch(monkeypatch)  # the compiled search's first batch
     res = halfspace_depth_at_least(W, 7, kernel="numba")
     assert len(calls) >= 2 and res.status == "deep"
     assert res.nodes > halfspace_depth_at_least(W, 7, kernel="scipy").nodes  # the two searches' nodes, summed
@@ -461,18 +468,7 @@ def test_a_failed_proof_never_gives_deep_with_parallel_subtrees(monkeypatch):
 
 @needs_numba
 def test_after_a_failed_proof_in_a_subtree_the_python_search_decides(monkeypatch):
-    import relu_frames_nb.paper.depth as depth_module
-
     W = np.random.default_rng(207).standard_normal((56, 8))
-    real, calls = depth_module.circuits_certified, []
-
-    def reject_first_batch(Vs):
-        ok = real(Vs)
-        calls.append(len(Vs))
-        if len(calls) == 1:
-            ok[0] = False
-        return ok
-
-    monkeypatch.setattr(depth_module, "circuits_certified", reject_first_batch)
+    calls = _reject_first_batch(monkeypatch)
     res = halfspace_depth_at_least(W, 7, kernel="numba", workers=2)
     assert len(calls) >= 2 and res.status == "deep"

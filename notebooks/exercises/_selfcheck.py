@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from . import CLOSE_ATOL, GRID, THREE_DECIMALS, ZERO, ZERO_ANSWER, Feedback, element_numbers, elements, report, said
+from . import CLOSE_ATOL, GRID, THREE_DECIMALS, ZERO_ANSWER, Feedback, element_numbers, elements, report, said
 from . import vec as _vec
 
 KEYS_FILE = Path(__file__).with_name("_keys.json")
@@ -516,13 +516,9 @@ def check_6_2(answer):
 
     def verify(ans):
         F = nb06.frame_6_2()
-        depth, u = ans
-        depth, u = int(depth), np.asarray(u, dtype=float)
-        if u.shape != (3,) or np.linalg.norm(u) < ZERO:
-            return False, f"u should be a non-zero vector of R^3; got {u!r}"
-        count = int(np.count_nonzero(F.vectors @ u >= 0))
-        if count != depth:
-            return False, f"at your u, {count} rows have <u, phi_i> >= 0, not {depth}"
+        depth, u, failed = nb06._depth_at_6_2(F, ans)
+        if failed:
+            return failed
         ok, _ = key_says("6.2", str(depth))
         if ok is None:
             return _no_key("6.2")

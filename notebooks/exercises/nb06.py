@@ -82,19 +82,28 @@ def frame_6_2() -> rf.Frame:
     return rf.zoo.random_sphere(8, 3, seed=601)
 
 
+def _depth_at_6_2(F: rf.Frame, ans):
+    """An answer ``(depth, u)`` to exercise 6.2 read and held to its own u: ``(depth, u, None)``, or ``(depth, u, feedback)``
+    when u is not a non-zero vector of R^3 or the count at u is not the depth given (shared with the edition's self-check)."""
+    depth, u = ans
+    depth, u = int(depth), np.asarray(u, dtype=float)
+    if u.shape != (3,) or np.linalg.norm(u) < ZERO:
+        return depth, u, (False, f"u should be a non-zero vector of R^3; got {u!r}")
+    count = int(np.count_nonzero(F.vectors @ u >= 0))
+    if count != depth:
+        return depth, u, (False, f"at your u, {count} rows have <u, phi_i> >= 0, not {depth}")
+    return depth, u, None
+
+
 def check_6_2(answer):
     """``answer``: ``(depth, u)``: the Tukey depth of the origin among the rows of frame_6_2, and a direction u with
     exactly ``depth`` rows having <u, phi_i> >= 0."""
 
     def verify(ans):
         F = frame_6_2()
-        depth, u = ans
-        depth, u = int(depth), np.asarray(u, dtype=float)
-        if u.shape != (3,) or np.linalg.norm(u) < ZERO:
-            return False, f"u should be a non-zero vector of R^3; got {u!r}"
-        count = int(np.count_nonzero(F.vectors @ u >= 0))
-        if count != depth:
-            return False, f"at your u, {count} rows have <u, phi_i> >= 0, not {depth}"
+        depth, u, failed = _depth_at_6_2(F, ans)
+        if failed:
+            return failed
         truth = rf.tukey_depth_origin(F)
         if depth > truth.depth:
             return False, ("there is a direction with fewer rows in its closed half-space {<u, .> >= 0}: the depth is "
