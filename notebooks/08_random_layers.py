@@ -466,12 +466,17 @@ t5 = trends_[5, 2]  # ... the fit with the fewest assumptions (no n < 5, a curva
 assert abs(t5["q_inf"] - 6.44) <= 1.96 * t5["se_scaled"] and abs(t5["q_inf"] - rsb) <= 1.96 * t5["se_scaled"]
 q_infs = [t["q_inf"] for t in trends_.values()]
 assert max(q_infs) - min(q_infs) > rsb - 6.44  # the fits disagree among themselves by more than the gap
+# the ranges the text quotes: straight lines in [6.3, 6.5] with 95 % half-widths near 0.1, curved fits in [6.2, 6.6]
+# with half-widths from 0.2 to 0.5
+lines_, curves_ = [trends_[k_, 1] for k_ in (3, 4, 5)], [trends_[k_, 2] for k_ in (3, 4, 5)]
+assert all(6.3 <= t["q_inf"] <= 6.5 and 0.05 <= 1.96 * t["se_scaled"] <= 0.15 for t in lines_)
+assert all(6.2 <= t["q_inf"] <= 6.6 and 0.15 <= 1.96 * t["se_scaled"] <= 0.5 for t in curves_)
 assert all(t["chi2"] / max(t["dof"], 1) < 2 for t in trends_.values())  # no fit is rejected by its residuals
 
 # %% [markdown]
 # **No, they do not.** Every straight line puts $q_\infty$ between $6.3$ and $6.5$ and excludes $6.698$ with
 # an interval of about $\pm 0.1$. But the fits with a $1/n^2$ term describe the same crossings just as well and
-# land anywhere from $6.2$ to $6.5$, with intervals of $\pm 0.2$ to $\pm 0.5$: the fits disagree among
+# land anywhere from $6.2$ to $6.6$, with intervals of $\pm 0.2$ to $\pm 0.5$: the fits disagree among
 # themselves by more than the gap $6.698 - 6.44$, and the one that assumes least (no $n < 5$, a curvature
 # allowed) contains both $6.44$ and $6.698$. So whether $6.698$ is excluded depends on the form assumed for
 # the finite-size correction, not on the data: $n \le 12$ cannot separate the two. What
