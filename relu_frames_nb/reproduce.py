@@ -65,6 +65,7 @@ def reproduce(
     progress: Any = None,
     seed: int = 0,
     n_values: Sequence[int] | None = None,
+    cached_only: bool = False,
 ) -> dict[str, dict]:
     """Run the experiments and write ``FIGURE.png`` and ``FIGURE.npz`` into ``out``.
 
@@ -88,6 +89,9 @@ def reproduce(
         Root seed.
     n_values : sequence of int, optional
         Dimensions of ``threshold`` (default: those of its size); the other figures ignore it.
+    cached_only : bool, default False
+        ``threshold`` only: run nothing, draw the figure from the layers already in ``out/cache`` (a
+        run still going elsewhere, or one that was stopped); the layers missing are "not run".
 
     Returns
     -------
@@ -102,6 +106,9 @@ def reproduce(
     ex.check_workers(max_workers)
     if n_values is not None:
         n_values = ex.check_ints(n_values, "n_values", 2)
+    if cached_only and (figs != ["threshold"] or not cache):
+        raise InputError("cached_only draws the threshold figure from its cache: ask for 'threshold' alone, with the cache "
+                         f"on; got figures {figs} and cache={cache}.")  # fmt: skip
     outdir = Path(out)
     try:
         outdir.mkdir(parents=True, exist_ok=True)
@@ -111,6 +118,8 @@ def reproduce(
     for name in figs:
         t0 = time.perf_counter()
         extra = {"n_values": n_values} if name == "threshold" and n_values is not None else {}
+        if cached_only:
+            extra["cached_only"] = True
         result = _RUNS[name](
             **extra,
             size=size,
@@ -176,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", default=None, help="address of a dask.distributed scheduler to run the tasks on (needs dask)")
     p.add_argument("--n", default=None, metavar="N,N,...", help="dimensions of the threshold figure, e.g. 14,16")
     p.add_argument("--no-cache", action="store_true", help="do not keep finished tasks in OUT/cache")
+    p.add_argument("--cached-only", action="store_true",
+                   help="threshold only: run nothing, draw the figure from the layers in OUT/cache (a run going on or stopped)")
     p.add_argument("--seed", type=int, default=0, help="root seed (default: 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     return p
@@ -282,6 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     progress=not args.quiet,
                     seed=args.seed,
                     n_values=n_values,
+                    cached_only=args.cached_only,
                 )[name]
             except (ReluFramesError, ValueError) as exc:
                 print(f"{parser.prog}: error: {exc}", file=sys.stderr)
@@ -297,7 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue
             info = rep["result"].info
             print(
-                f"{name}: {rep['seconds']:.1f} s (tasks computed {info.get('computed')}, cached {info.get('cached')}); "
+                f"{name}: {rep['seconds']:.1f} s (tasks computed {info.get('computed')}, cached {info.get('cached')}"
+                + (f", not run {info['not_run']}" if info.get("not_run") else "") + "); "
                 f"wrote {rep['png']} and {rep['data']}"
             )
             for healed in info.get("healed", ()):

@@ -257,3 +257,15 @@ def test_a_propinj_or_conv_shard_missing_an_array_is_recomputed(tmp_path, experi
     assert again.info["computed"] == 1 and any(str(shard) in h and key in h for h in again.info["healed"])
     for name in clean._array_fields:
         np.testing.assert_array_equal(getattr(again, name), getattr(clean, name))
+
+
+def test_cached_only_runs_nothing_and_is_refused_where_it_means_nothing(tmp_path, capsys):
+    out = tmp_path / "o"
+    assert rp.main(["isinj", "--cached-only", "--out", str(out), "--quiet"]) == 2
+    assert rp.main(["threshold", "--cached-only", "--no-cache", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("cached_only draws the threshold figure from its cache") == 2 and not out.exists()
+    assert rp.main(["threshold", "--n", "3", "--cached-only", "--out", str(out), "--quiet"]) == 0  # an empty cache
+    said = capsys.readouterr().out
+    assert "tasks computed 0, cached 0, not run " in said and (out / "threshold.png").is_file()
+    assert not list((out / "cache").glob("threshold-*/*.npz"))

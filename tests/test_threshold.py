@@ -276,3 +276,18 @@ def test_the_fits_figure_draws_one_interval_per_fit():
         plot_threshold_fits(object())
     with pytest.raises(InputError, match="fits"):
         plot_threshold_fits(res, fits=[])
+
+
+def test_cached_only_assembles_what_a_stopped_run_left(tmp_path):
+    """A run cut short and looked at with ``cached_only``: its layers are there, the others are "not run"."""
+    kw = dict(points=4, layers=6, bias_max_n=0, ball_max_n=0, seed=5, cache_dir=tmp_path / "cache", max_workers=1)
+    whole = ex.threshold(n_values=[3, 4], **dict(kw, cache_dir=None))
+    ex.threshold(n_values=[3], **kw)  # the part of the run that finished
+    part = ex.threshold(n_values=[3, 4], cached_only=True, **kw)
+    info = part.info
+    assert info["computed"] == 0 and info["not_run"] > 0 and info["cached"] == info["tasks"] - info["not_run"]
+    np.testing.assert_array_equal(part.status[part.n == 3], whole.status[whole.n == 3])
+    assert np.all(part.status[part.n == 4] == ex.NOT_RUN) and part.counts()["run"][part.n == 4].sum() == 0
+    assert part.crossing(3)["q50"] == whole.crossing(3)["q50"]
+    with pytest.raises(InputError, match="cache_dir"):
+        ex.threshold(n_values=[3], cached_only=True, **dict(kw, cache_dir=None))

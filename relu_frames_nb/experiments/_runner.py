@@ -410,8 +410,13 @@ def run_tasks(
     cache: Cache,
     progress: Any,
     desc: str,
+    cached_only: bool = False,
 ) -> tuple[dict[str, dict], dict]:
-    """Run ``fn(spec)`` for every ``(name, spec, cost)`` not in the cache; return results by name."""
+    """Run ``fn(spec)`` for every ``(name, spec, cost)`` not in the cache; return results by name.
+
+    With ``cached_only`` nothing is run: the results are the cached tasks' alone, and ``not_run``
+    counts the others (a look at a long run while it is still going, or after it was stopped).
+    """
     results: dict[str, dict] = {}
     todo = []
     for name, spec, cost in tasks:
@@ -422,6 +427,9 @@ def run_tasks(
             todo.append((name, spec, cost))
     todo.sort(key=lambda t: -t[2])  # longest first: better balance
     stats = {"tasks": len(tasks), "cached": len(tasks) - len(todo), "computed": len(todo), "healed": list(cache.healed)}
+    if cached_only:
+        stats.update(computed=0, not_run=len(todo), seconds=0.0)
+        return results, stats
     bar = Progress(progress, len(tasks), initial=len(tasks) - len(todo), desc=desc, unit="task", smoothing=0.05)
     t0 = time.perf_counter()
     try:
@@ -529,6 +537,7 @@ def run_experiment(
     cache: Cache,
     progress: Any,
     desc: str,
+    cached_only: bool = False,
 ) -> tuple[dict[str, dict], dict]:
     """Run the tasks (see :func:`run_tasks`); return the results by name and the run's ``info``.
 
@@ -539,7 +548,8 @@ def run_experiment(
     """
     t0 = time.perf_counter()
     results, stats = run_tasks(
-        fn, tasks, executor=executor, max_workers=max_workers, cache=cache, progress=progress, desc=desc
+        fn, tasks, executor=executor, max_workers=max_workers, cache=cache, progress=progress, desc=desc,
+        cached_only=cached_only,
     )
     metas = [r.get("_meta", {}) for r in results.values()]
     info = {

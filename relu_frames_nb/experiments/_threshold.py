@@ -515,6 +515,7 @@ def threshold(
     max_workers: int | None = None,
     cache_dir: str | os.PathLike | None = None,
     progress: Any = None,
+    cached_only: bool = False,
 ) -> ThresholdResult:
     r"""The probability that a Gaussian ReLU layer is injective on :math:`\mathbb{R}^n`, against m/n, exactly.
 
@@ -565,6 +566,10 @@ def threshold(
         A task is a run of consecutive layers of one configuration, about two seconds of work; from
         n = 10 on, one layer. ``cache_dir`` keeps every finished task, so an interrupted run resumes
         with all the layers decided before it stopped.
+    cached_only : bool, default False
+        Run nothing: assemble the result from the layers already in ``cache_dir`` (of a run still
+        going, or one that was stopped); every other layer is "not run" and ``info["not_run"]`` counts
+        the tasks missing. Needs ``cache_dir``.
 
     Returns
     -------
@@ -606,6 +611,8 @@ def threshold(
         "bias": "sigma * z, z standard normal, one z per layer; the ball is the unit ball",
     }
     executor = check_executor(executor)
+    if cached_only and cache_dir is None:
+        raise InputError("cached_only=True assembles the result from cache_dir; give the cache_dir of the run.")
     # the dimensions are not part of a task's key: a run with ``--n 14`` and a later one with ``--n 14,16`` (or
     # the default sizes) share every layer they both ask, so changing the dimensions resumes, not restarts
     shared = {key: value for key, value in params.items() if key != "n_values"}
@@ -623,7 +630,8 @@ def threshold(
                 name = f"n{n:02d}_m{m:03d}_t{first:03d}-{first + count - 1:03d}"
                 tasks.append((name, dict(spec, first=first, count=count), count * each))
     results, info = run_experiment(
-        _threshold_task, tasks, executor=executor, max_workers=max_workers, cache=cache, progress=progress, desc="threshold"
+        _threshold_task, tasks, executor=executor, max_workers=max_workers, cache=cache, progress=progress,
+        desc="threshold", cached_only=bool(cached_only),
     )
     info["configurations"] = len(configs)
     Lmax = max(spec["layers"] for spec in configs)
@@ -633,6 +641,8 @@ def threshold(
     seconds = np.zeros((K, V, Lmax), np.float32)
     nodes = np.zeros((K, V, Lmax), np.int64)
     for name, spec, _ in tasks:
+        if name not in results:  # cached_only: a task not run yet stays "not run"
+            continue
         r, i, part = results[name], index[spec["n"], spec["m"]], slice(spec["first"], spec["first"] + spec["count"])
         status[i, :, part], seconds[i, :, part], nodes[i, :, part] = r["status"], r["seconds"], r["nodes"]
     return ThresholdResult(

@@ -316,7 +316,8 @@ def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | No
     ax.set_ylabel("share of layers injective on $\\mathbb{R}^n$")
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(_tagged(tag, "zero bias: ReLU(Wx), W Gaussian (grey lines: the anchors)"), fontsize=11)
-    ax.legend(loc="lower right", fontsize=8)
+    if ax.get_legend_handles_labels()[0]:  # nothing to name when no layer was run
+        ax.legend(loc="lower right", fontsize=8)
 
     ax = axes[1]
     tr = result.trend()
@@ -343,7 +344,8 @@ def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | No
     ax.set_xlabel("1 / n")
     ax.set_ylabel("m / n at which half the layers are injective")
     ax.set_title(_tagged(tag, "crossings against 1/n and the asymptotic anchors"), fontsize=11)
-    ax.legend(loc="upper right", fontsize=8)  # the anchors' names are on the left
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper right", fontsize=8)  # the anchors' names are on the left
 
     ax = axes[2]
     cols = result.columns.tolist()
@@ -367,9 +369,13 @@ def plot_threshold(result: ex.ThresholdResult, *, fig: Any = None, tag: str | No
     ax.set_ylim(-0.02, 1.02)
     s = result.summary()
     und = sum(v["undetermined"] for k, v in s.items() if isinstance(v, dict) and "undetermined" in v)
+    info = result.info
+    not_run = int(info.get("not_run", 0)) + sum(int(part.get("not_run", 0)) for part in info.get("parts", ()))
     fig.suptitle(
         f"Exact verdicts (half-space depth branch and bound; the ball by rf.check) for {s['zero bias']['layers']} zero-bias "
-        f"layers,\n{und} undetermined in all; bands: 95 % Wilson intervals",
+        f"layers,\n{und} undetermined in all"
+        + (f", {not_run} tasks of the run not yet computed" if not_run else "")
+        + "; bands: 95 % Wilson intervals",
         fontsize=11,
     )
     return readable(fig) if made else fig  # a figure of our own: text readable in the book
