@@ -256,6 +256,7 @@ EDITION_CHECKS = {
     "nb10": ("check_10_1", "check_10_3", "_A_alpha", "_A_alpha_grid", "_A_ALPHA"),
     "nb11": ("check_11_1", "check_11_2", "check_11_3", "_omni_t_star"),
     "nb12": ("check_12_1", "check_12_2"),
+    "nb13": ("check_13_2", "noisy_code_13_2", "_target_13_2", "_DIGIT_13_2"),
 }
 
 #: the answer helpers of the teacher's checkers: none of these names is in the edition
@@ -341,7 +342,39 @@ def answer_keys(salt: str | None = None) -> dict:
     _more_keys(nb, put, sc)
     # problem data the edition gives as numbers: 9.1's output z (the module computes it from the hidden input)
     data = {"output_9_1": [float(v) for v in importlib.import_module("exercises.nb09").output_9_1()]}
+    data.update(_key_13_2(put, sc))
     return {"salt": salt, "exercises": keys, "data": data}
+
+
+def _key_13_2(put, sc) -> dict:
+    """13.2: the noisy code as data (made on the notebook's layer, rebuilt from its recipe), and the digit's key.
+
+    The key is the digit's 64 pixels as whole grey levels (the data set stores them so), the hint the reading that
+    takes every positive entry of the noisy code as active. Returns the edition's data: the code, and the layer's
+    fingerprint (its rows times a fixed vector, and its bias) that the edition compares the student's layer with.
+    """
+    import numpy as np
+    from exercises import nb13
+
+    objects = nb13._grading_objects(nb13._reference_arrays())["13.2"]
+    L, V = objects["layer"], objects["basis"]
+    z = nb13.noisy_code_13_2(L, V)
+    x, _ = nb13._target_13_2(V)
+    W, alpha = L.frame.vectors, L.alpha
+    on = z > 0
+    naive = np.linalg.lstsq(W[on], z[on] + alpha[on], rcond=None)[0] @ V.T
+
+    def grey(img):
+        return sc.vector_text(np.clip(np.rint(img), 0, 16), 0)
+
+    put("13.2", [grey(x)], {
+        "this is the image read with every positive entry of the noisy code as active: some of those entries are "
+        "zeros of the clean code with noise on them, and their rows bend the reconstruction. Which entries are "
+        "too small to be a real activation, given the noise level NOISE_13_2?": [grey(naive)],
+    })  # fmt: skip
+    probe = np.random.default_rng(1302).standard_normal(L.n)
+    return {"code_13_2": [float(v) for v in z],
+            "layer_13_2": {"rows_times_probe": [float(v) for v in W @ probe], "alpha": [float(v) for v in alpha]}}  # fmt: skip
 
 
 def _accepted(check, candidates: list) -> list:

@@ -80,7 +80,7 @@ def _correct_answers(objects) -> dict:
     s = float(re.search(r"s = (\d\.\d+)", _stored_output("s_ball = exact_threshold")).group(1))
     L_pca = objects["13.1"]["layer"]
     alpha = L_pca.alpha - (s + 0.01) * L_pca.frame.norms  # the notebook's threshold, a little more lowered
-    digit = objects["13.3"]["images"][nb13.DIGIT_13_2]
+    digit = objects["13.3"]["images"][nb13._DIGIT_13_2]
     x = objects["13.3"]["images"][nb13.DIGIT_13_3]
     near = rf.Box(np.clip(x - 2, 0, 16), np.clip(x + 2, 0, 16))
     witness = rf.check(objects["13.3"]["layer"], near, method="exact", time_limit=120).pair[0]

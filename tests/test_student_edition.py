@@ -245,7 +245,7 @@ def test_the_editions_checkers_hold_no_answer_helper_and_no_answer(edition):
 
 #: the exercises whose teacher's check computes the answer it compares with: checked by key in the edition
 COMPUTING = ("1.2", "2.2", "2.3", "3.1", "3.3", "4.1", "5.1", "5.2", "5.3", "6.1", "6.2", "7.1", "7.3", "8.1", "8.2", "9.2",
-             "10.1", "10.3", "11.1", "11.2", "11.3", "12.1", "12.2")
+             "10.1", "10.3", "11.1", "11.2", "11.3", "12.1", "12.2", "13.2")
 
 #: library calls that compute an exercise's answer when a checker makes them (the notebooks teach them)
 ANSWER_CALLS = ("polytope_bias", "tukey_depth_origin", "zero_bias_injective", "local_stability", "admissible_sets",
@@ -407,6 +407,63 @@ print(json.dumps(out))
         if isinstance(v[e], float):
             assert f"{v[e]:.3f}" not in message and f"{v[e]:.3g}" not in message, (e, message)
     assert "round your" in got["wrong 2.2"][1] or "smaller" in got["wrong 2.2"][1]
+
+
+SELF_CHECK_13_2 = """
+import json, sys
+import numpy as np
+import relu_frames_nb as rf
+sys.path.insert(0, sys.argv[1])
+import exercises as ex
+ex._QUIET[0] = True
+nb13 = ex.nb13
+g = nb13._grading_objects(nb13._reference_arrays())["13.2"]
+L, V = g["layer"], g["basis"]
+z = nb13.noisy_code_13_2(L, V)
+right = rf.reconstruct(L, np.where(z > 3 * nb13.NOISE_13_2, z, 0.0)) @ V.T
+naive = np.linalg.lstsq(L.frame.vectors[z > 0], (z + L.alpha)[z > 0], rcond=None)[0] @ V.T
+off = right.copy()
+off[27] += 1.0
+out = {name: [fb.correct, fb.message] for name, fb in
+       (("right", nb13.check_13_2(right, layer=L, basis=V)), ("naive", nb13.check_13_2(naive, layer=L, basis=V)),
+        ("off", nb13.check_13_2(off, layer=L, basis=V)), ("short", nb13.check_13_2(right[:8], layer=L, basis=V)))}
+try:
+    nb13.noisy_code_13_2(rf.ReLULayer.from_weights(1.01 * L.frame.vectors, -L.alpha))
+except ValueError as exc:
+    out["another layer"] = str(exc)
+out["code"], out["images"] = z.tolist(), {"right": right.tolist(), "naive": naive.tolist()}
+out["names"] = sorted(vars(nb13))
+print(json.dumps(out))
+"""
+
+
+def test_the_self_check_of_13_2_has_the_code_as_data_and_the_digit_as_a_hash(edition):
+    """13.2's teacher's check compares with digit 1500 of the data set, which the edition must not name: the edition gives
+    the noisy code as data (made on the notebook's layer, refused for another one) and accepts the digit by its key."""
+    if str(NOTEBOOKS) not in sys.path:
+        sys.path.insert(0, str(NOTEBOOKS))
+    import numpy as np
+    from exercises import nb13
+
+    proc = subprocess.run([sys.executable, "-I", "-B", "-c", SELF_CHECK_13_2, str(edition)], capture_output=True, text=True,
+                          cwd=edition)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    g = nb13._grading_objects(nb13._reference_arrays())["13.2"]
+    np.testing.assert_array_equal(got["code"], nb13.noisy_code_13_2(g["layer"], g["basis"]))  # the teacher's code, exactly
+    assert got["right"][0] and not got["naive"][0] and not got["off"][0] and not got["short"][0], got
+    assert "every positive entry" in got["naive"][1] and "rounded pixel by pixel" in got["off"][1]
+    assert "64 pixels" in got["short"][1] and "another one" in got["another layer"]
+    assert not {"_DIGIT_13_2", "_target_13_2"} & set(got["names"])
+    text = (edition / "exercises" / "nb13.py").read_text(encoding="utf-8")
+    assert "1500" not in text and "_DIGIT_13_2" not in text
+    import exercises
+
+    exercises._QUIET[0] = True
+    try:  # the teacher's grader judges the two images the same way
+        assert nb13.check_13_2(got["images"]["right"], **g).correct and not nb13.check_13_2(got["images"]["naive"], **g).correct
+    finally:
+        exercises._QUIET[0] = False
 
 
 def test_the_binder_link_is_written_once_the_repository_is_known(tmp_path):

@@ -88,6 +88,10 @@ ZERO_ANSWER = 1e-6
 TABLE_READING = 1e-3
 #: a number is on the grid of 3 decimals (or a grid step is found) up to this
 GRID = 1e-9
+#: exercise 13.2 in the student edition: the layer the stored code was made on is the student's ``L_span`` when their
+#: fingerprints agree within this (relative; training on another BLAS may change the last digits, which moves the
+#: reconstruction by far less than a grey level)
+SAME_LAYER_RTOL = 1e-4
 
 
 def said(tol: float) -> str:

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from . import CLOSE_ATOL, GRID, THREE_DECIMALS, ZERO_ANSWER, Feedback, element_numbers, elements, report, said
+from . import CLOSE_ATOL, GRID, SAME_LAYER_RTOL, THREE_DECIMALS, ZERO_ANSWER, Feedback, element_numbers, elements, report, said
 from . import vec as _vec
 
 KEYS_FILE = Path(__file__).with_name("_keys.json")
@@ -715,7 +715,57 @@ def check_3_3(answer):
 
 def output_9_1() -> np.ndarray:
     """The output z = C_alpha(x) of exercise 9.1 (x unknown, in B_2), as the edition's data file gives it."""
-    z = _keys().get("data", {}).get("output_9_1")
-    if z is None:
-        raise FileNotFoundError("this edition has no exercises/_keys.json: exercise 9.1's output z is stored there")
-    return np.asarray(z, dtype=float)
+    return np.asarray(_data("output_9_1", "9.1"), dtype=float)
+
+
+def _data(name: str, exercise: str):
+    value = _keys().get("data", {}).get(name)
+    if value is None:
+        raise FileNotFoundError(f"this edition has no exercises/_keys.json: the data of exercise {exercise} are stored there")
+    return value
+
+
+def noisy_code_13_2(layer: Any, basis: Any = None) -> np.ndarray:
+    """The noisy hidden code of exercise 13.2, as the edition's data file gives it.
+
+    It was made on the notebook's layer ``L_span`` (rebuilt from the notebook's recipe); ``layer`` must be that layer
+    (``basis`` is accepted for the teacher's signature and not used).
+    """
+    fp = _data("layer_13_2", "13.2")
+    W, alpha = np.asarray(layer.frame.vectors, dtype=float), np.asarray(layer.alpha, dtype=float)
+    probe = np.random.default_rng(1302).standard_normal(W.shape[1])
+    want_rows, want_alpha = np.asarray(fp["rows_times_probe"]), np.asarray(fp["alpha"])
+    same = W.shape[0] == want_rows.size and np.allclose(W @ probe, want_rows, rtol=SAME_LAYER_RTOL, atol=0) and np.allclose(
+        alpha, want_alpha, rtol=SAME_LAYER_RTOL, atol=SAME_LAYER_RTOL * float(np.abs(want_alpha).max()))
+    if not same:
+        raise ValueError("the code of exercise 13.2 was made on the notebook's layer L_span (the trained network on the "
+                         "data's span); this layer is another one: pass L_span as the notebook builds it")
+    return np.asarray(_data("code_13_2", "13.2"), dtype=float)
+
+
+def check_13_2(answer: Any, *, layer: Any = None, basis: Any = None) -> Feedback:
+    """Exercise 13.2: the 64 pixels of the digit behind the code, each rounding to the digit's grey level.
+
+    The edition knows the digit by its hash only (its pixels as whole grey levels, as the data set stores them), so it
+    accepts an image whose pixels all round to the digit's; the teacher's grader accepts any image within
+    ``TOL_13_2`` of the digit (Euclidean, in pixel units), which a correct reading meets with room to spare.
+    """
+
+    def verify(ans):
+        img = np.asarray(ans, dtype=float).ravel()
+        if img.size != 64:
+            return False, f"your image should have 64 pixels (8 x 8); yours has {img.size}"
+        if not np.all(np.isfinite(img)):
+            return False, "your image has pixels that are not finite numbers"
+        ok, hint = key_says("13.2", vector_text(np.clip(np.rint(img), 0, 16), 0))
+        if ok is None:
+            return _no_key("13.2")
+        if ok:
+            return True, "every pixel of your image rounds to the digit's grey level: the code was read correctly"
+        return False, hint or (
+            "your image is not the digit behind the code (rounded pixel by pixel to the grey levels 0 to 16, some "
+            "differ). Some positive entries of the noisy code are zeros of the clean code with noise on them: which "
+            "ones, and what does reading them as active do to the reconstruction?"
+        )
+
+    return report("13.2", answer, verify)

@@ -15,12 +15,13 @@ import relu_frames_nb as rf
 
 from . import ON_BOUNDARY, ZERO, Feedback, elements, report
 
-__all__ = ["NOISE_13_2", "DIGIT_13_2", "DIGIT_13_3", "noisy_code_13_2", "check_13_1", "check_13_2", "check_13_3"]
+__all__ = ["NOISE_13_2", "DIGIT_13_3", "noisy_code_13_2", "check_13_1", "check_13_2", "check_13_3"]
 
 #: standard deviation of the channel noise of exercise 13.2 (activations are of order 1 to 25)
 NOISE_13_2 = 1e-3
-#: the digit (index in ``sklearn.datasets.load_digits()``) behind the code of exercise 13.2
-DIGIT_13_2 = 1500
+#: the digit (index in ``sklearn.datasets.load_digits()``) behind the code of exercise 13.2: the answer, private (the
+#: student edition has neither it nor the functions using it; its self-check compares with a hash, its code is data)
+_DIGIT_13_2 = 1500
 #: the digit of exercise 13.3 (the raw layer is invertible there)
 DIGIT_13_3 = 1
 #: exercise 13.2: largest accepted distance to the digit (pixel units, Euclidean over the 64 pixels)
@@ -110,12 +111,12 @@ def _wrong_answers_13_1(value):
 
 
 def _target_13_2(basis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    x = _digits()[DIGIT_13_2]
+    x = _digits()[_DIGIT_13_2]
     return x, x @ basis
 
 
 def noisy_code_13_2(layer: rf.ReLULayer, basis: np.ndarray | None = None) -> np.ndarray:
-    """The hidden code of digit DIGIT_13_2 (a layer on the data's span) plus N(0, NOISE_13_2^2) on every entry."""
+    """The hidden code of digit _DIGIT_13_2 (a layer on the data's span) plus N(0, NOISE_13_2^2) on every entry."""
     from relu_frames_nb.paper.local_invertibility import data_span
 
     V = data_span(_digits()) if basis is None else np.asarray(basis, dtype=float)
