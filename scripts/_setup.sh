@@ -36,5 +36,10 @@ if [ "$covered" -eq 0 ]; then
       "$VENV/bin/jupyter" server extension disable --sys-prefix "nbgrader.server_extensions.$ext" >/dev/null 2>&1 || true
     done
   fi
+  if "$VENV/bin/python" -c "import numba" >/dev/null 2>&1; then
+    # numba compiles at first use and keeps the result on disk: do it here, not inside the first check's time limit
+    echo "[setup] compiling the exact search with numba (once per install: about 20 s)"
+    "$VENV/bin/python" -c "from relu_frames_nb.paper.depth import compile_search; compile_search()"
+  fi
   touch "$stamp"
 fi

@@ -472,3 +472,16 @@ def test_after_a_failed_proof_in_a_subtree_the_python_search_decides(monkeypatch
     calls = _reject_first_batch(monkeypatch)
     res = halfspace_depth_at_least(W, 7, kernel="numba", workers=2)
     assert len(calls) >= 2 and res.status == "deep"
+
+
+def test_compile_search_compiles_every_path_once_and_says_when_it_cannot(monkeypatch):
+    from relu_frames_nb.paper import depth
+
+    if kernels.HAVE_NUMBA:
+        nb = kernels._nb()
+        assert depth.compile_search() is True
+        # the compiled search, its circuit rehash and the Python search's compiled least squares: nothing left to
+        # compile inside a check
+        assert nb.search_slice.signatures and nb.rehash_circuits.signatures and nb._capture_numba.signatures
+    monkeypatch.setattr(depth._kernels, "HAVE_NUMBA", False)
+    assert depth.compile_search() is False

@@ -90,6 +90,7 @@ __all__ = [
     "circuit_certified",
     "circuits_certified",
     "small_circuit_certified",
+    "compile_search",
 ]
 
 _U = 2.0**-53
@@ -826,6 +827,32 @@ def halfspace_depth_at_least(
     status = "shallow" if x is not None else "undetermined"
     return DepthSearch(status, k, removal if x is not None else None, x, search.nodes, len(search.verified),
                        time.perf_counter() - t0)  # fmt: skip
+
+
+def compile_search() -> bool:
+    """Compile the numba search now, outside any check's time limit; ``False`` when numba is not installed.
+
+    numba compiles a function at its first call and keeps it on disk (next to the module, or in
+    ``NUMBA_CACHE_DIR``): the first compiled search on a machine costs about 17-20 s of compilation (measured on
+    this project's two-core machine), every later one, in any process, about 0.3 s to load it. ``kernel="auto"``
+    picks the compiled search from :data:`COMPILED_MIN_DIM` on, so the first such check would spend that time inside
+    its own time limit; the kit's set-up (``scripts/_setup.sh``) calls this once after installing numba.
+    Idempotent: a second call only loads.
+    """
+    if not _kernels.HAVE_NUMBA:
+        return False
+    # a small layer of dimension COMPILED_MIN_DIM with both answers: the search closes a deep one and finds a
+    # removal set for a shallow one, so every path of the compiled search (and its circuit proofs) runs once
+    rng = np.random.default_rng(0)
+    n = COMPILED_MIN_DIM
+    P = rng.standard_normal((3 * n, n))
+    for k in (1, n):
+        halfspace_depth_at_least(P, k, kernel="numba")
+        halfspace_depth_at_least(P, k, kernel="numba", workers=2)
+        # and the Python search with the compiled least squares (where a circuit fails its proof)
+        P_, P0, k_, kept, deadline = _prepare(P, k, None, None, time.perf_counter())
+        _Search(P_, P0, k_, kept, deadline, None, "numba").run(0, kept)
+    return True
 
 
 def _prepare(points: Any, k: Any, kept: Any, time_limit: Any, t0: float):
