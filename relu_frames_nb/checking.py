@@ -69,6 +69,7 @@ def check(
     polytope: Any = None,
     max_facets: int = 200_000,
     max_candidates: int = 400,
+    workers: int = 1,
 ) -> Verdict:
     r"""Is ``model`` injective on ``K``? A proof either way, or "undetermined" with what was reached.
 
@@ -113,6 +114,10 @@ def check(
         Facet limit of the polytope bias (see :func:`~relu_frames_nb.polytope_bias`).
     max_candidates : int, default 400
         Non-rectifying sample points handed to the collision search.
+    workers : int, default 1
+        Threads of the exact half-space-depth search (zero bias, or a bias on R^n, with numba installed): with more
+        than one its subtrees are searched in parallel, within the same ``time_limit`` (wall time). The verdict is
+        proved the same way; on two free cores a hard search took 1.6-2.0 times less wall time.
 
     Returns
     -------
@@ -148,7 +153,7 @@ def check(
     max_facets = as_count(max_facets, "max_facets")
     max_candidates = as_count(max_candidates, "max_candidates")
     x0 = _as_near(near, K)
-    ctx = Context.create(time_limit=time_limit, memory_limit=memory_limit, progress=progress, seed=seed)
+    ctx = Context.create(time_limit=time_limit, memory_limit=memory_limit, progress=progress, seed=seed, workers=workers)
     # one BLAS thread: on a busy machine a multi-threaded BLAS waits for its threads far longer than the
     # factorisations take (an SVD of 1024 x 784 weights: 12.1 s with OpenBLAS's threads, 0.77 s with one,
     # at load 6.6 on two cores), and a budget cannot interrupt a BLAS call

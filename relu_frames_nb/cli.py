@@ -262,7 +262,7 @@ def _main_check(args: argparse.Namespace, watch: _Watch, answer: _Answer) -> int
         left = max(0.0, args.time_limit - (time.perf_counter() - t0))
         verdict = check(model, domain, method=args.method, time_limit=left,
                         memory_limit=args.memory_limit * 1024**3, progress=watch, seed=args.seed,
-                        n_samples=args.samples, max_facets=args.max_facets, near=near)  # fmt: skip
+                        n_samples=args.samples, max_facets=args.max_facets, near=near, workers=args.workers)  # fmt: skip
         if isinstance(model, ReLULayer):
             said = (
                 "bias read as the paper's alpha (ReLU(W x - alpha))" if kind == "alpha"

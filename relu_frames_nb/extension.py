@@ -251,14 +251,14 @@ def _near_point(value: Any, user_ns: dict, n: int) -> Any:
 
 def parse_relu_check_args(line: str) -> dict[str, Any]:
     """Parse ``MODEL [--domain SPEC] [--samples N] [--seed S] [--max-facets N] [--method M] [--time-limit S]
-    [--memory-limit GB] [--near NAME]`` with the command line's own option schema (:mod:`relu_frames_nb.options`): the
+    [--workers N] [--memory-limit GB] [--near NAME]`` with the command line's own option schema (:mod:`relu_frames_nb.options`): the
     values ``python -m relu_frames_nb check`` refuses are refused here, with the same words
     (``ValueError`` with usage).
 
     Examples
     --------
     >>> parse_relu_check_args("L --domain shell:0.5,1 --samples 1000")
-    {'name': 'L', 'domain': 'shell:0.5,1', 'samples': 1000, 'seed': 0, 'max-facets': 200000, 'method': 'auto', 'time-limit': 30.0, 'memory-limit': 2.0, 'near': None}
+    {'name': 'L', 'domain': 'shell:0.5,1', 'samples': 1000, 'seed': 0, 'max-facets': 200000, 'method': 'auto', 'time-limit': 30.0, 'workers': 1, 'memory-limit': 2.0, 'near': None}
     """  # noqa: E501
     parser = magic_parser()
     usage = parser.format_usage().strip()
@@ -280,6 +280,7 @@ def parse_relu_check_args(line: str) -> dict[str, Any]:
         "max-facets": ns.max_facets,
         "method": ns.method,
         "time-limit": ns.time_limit,
+        "workers": ns.workers,
         "memory-limit": ns.memory_limit,
         "near": ns.near,
     }
@@ -346,7 +347,7 @@ def _make_magics(ip):
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             return check(model, domain, method=args["method"], time_limit=args["time-limit"], n_samples=args["samples"],
-                         seed=args["seed"], max_facets=args["max-facets"],
+                         seed=args["seed"], max_facets=args["max-facets"], workers=args["workers"],
                          memory_limit=args["memory-limit"] * 1024**3, near=near)  # fmt: skip
 
     return ReluFramesMagics(ip)

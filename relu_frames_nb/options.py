@@ -159,6 +159,9 @@ CHECK_OPTIONS: tuple[Option, ...] = (
                            "help": "fast: the paper's tests; exact: the MILP; auto: both (default)"}),
     Option(("--time-limit",), {"type": seconds, "default": DEFAULT_TIME_LIMIT,
                                "help": f"seconds for the whole check (default {DEFAULT_TIME_LIMIT:g})"}),
+    Option(("--workers",), {"type": at_least(1), "default": 1,
+                            "help": "threads of the exact depth search (zero bias, or a bias on R^n; with numba): its "
+                                    "subtrees in parallel, within the same time limit (default 1)"}),
     Option(("--memory-limit",), {"type": gigabytes, "default": DEFAULT_MEMORY / 1024**3,
                                  "help": f"gigabytes of working memory (default {DEFAULT_MEMORY / 1024**3:g})"}),
     Option(("--near",), {"metavar": "FILE.npy",

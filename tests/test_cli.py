@@ -161,6 +161,13 @@ def test_check_zero_bias_real_space_exact(tmp_path):
     np.save(tmp_path / "mb.npy", rf.zoo.mercedes_benz().vectors)
     rc, out, _ = _run("check", tmp_path / "mb.npy", "--bias", "alpha:-1", "--domain", "real-space", "--quiet")
     assert rc == EXIT_NOT_INJECTIVE  # m < 2n: never injective on R^n
+    W = np.random.default_rng(101).standard_normal((70, 10))  # the exact depth search, in two threads
+    np.save(tmp_path / "g.npy", W)
+    rc, out, _ = _run("check", tmp_path / "g.npy", "--bias", "alpha:0", "--domain", "real-space", "--method", "exact",
+                      "--workers", "2", "--json", "--quiet")  # fmt: skip
+    assert rc in (EXIT_INJECTIVE, EXIT_NOT_INJECTIVE) and "removal sets" in json.loads(out)["text"]
+    rc, _, err = _run("check", tmp_path / "g.npy", "--workers", "0", "--quiet")
+    assert rc == 2 and "--workers" in err and "Traceback" not in err
 
 
 # ---------------------------------------------------------------------------------

@@ -485,3 +485,27 @@ def test_compile_search_compiles_every_path_once_and_says_when_it_cannot(monkeyp
         assert nb.search_slice.signatures and nb.rehash_circuits.signatures and nb._capture_numba.signatures
     monkeypatch.setattr(depth._kernels, "HAVE_NUMBA", False)
     assert depth.compile_search() is False
+
+
+def test_rf_check_hands_its_workers_to_the_depth_search_and_keeps_the_verdict(monkeypatch):
+    import relu_frames_nb as rf
+    from relu_frames_nb.exact import _homogeneous
+
+    seen = []
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("workers"))
+        return halfspace_depth_at_least(*args, **kwargs)
+
+    monkeypatch.setattr(_homogeneous, "halfspace_depth_at_least", spy)
+    verdicts = {}
+    for t, m in ((0, 60), (1, 70)):  # n = 10 near and above the crossing (m/n = 6 and 7)
+        W = np.random.default_rng(100 + t).standard_normal((m, 10))
+        for workers in (1, 2):
+            v = rf.check(rf.ReLULayer(W, 0.0), rf.RealSpace(10), method="exact", time_limit=120, workers=workers)
+            verdicts[t, workers] = v.status
+        assert verdicts[t, 1] == verdicts[t, 2] != "undetermined"
+    assert seen == [1, 2, 1, 2]
+    for bad in (0, -1, 2.5, "2", 10**6):
+        with pytest.raises(InputError, match="workers"):
+            rf.check(rf.ReLULayer(np.eye(2), 0.0), rf.RealSpace(2), workers=bad)

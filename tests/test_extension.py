@@ -226,7 +226,8 @@ def test_layer_domain_and_estimate_html():
 def test_parse_relu_check_args():
     assert extension.parse_relu_check_args("L") == {"name": "L", "domain": "ball:1", "samples": 4000, "seed": 0,
                                                     "max-facets": 200_000, "method": "auto", "time-limit": 30.0,
-                                                    "memory-limit": 2.0, "near": None}  # fmt: skip
+                                                    "workers": 1, "memory-limit": 2.0, "near": None}  # fmt: skip
+    assert extension.parse_relu_check_args("L --workers 2")["workers"] == 2
     assert extension.parse_relu_check_args("L --seed=4 --domain positive-ball:2")["seed"] == 4
     with pytest.raises(ValueError):
         extension.parse_relu_check_args("--domain ball:1")

@@ -14,8 +14,9 @@ import math
 import time
 from typing import Any
 
+from ..errors import InputError
 from .progress import Progress, as_progress
-from .validation import as_positive, as_time_limit
+from .validation import as_count, as_positive, as_time_limit
 
 __all__ = ["Budget", "BudgetExhausted", "MemoryLimit", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY", "NO_LIMIT_ABOVE"]
 
@@ -27,6 +28,8 @@ DEFAULT_MEMORY = 2 * 1024**3
 #: system's waits (threads, pipes, sleep) overflow a little above 9.2e9 s, so such a deadline is never
 #: handed down as a number
 NO_LIMIT_ABOVE = 1e9
+#: most threads one check may be given (``workers``): more is a typo, not a machine
+MAX_THREADS = 1024
 
 
 class BudgetExhausted(Exception):
@@ -72,10 +75,14 @@ class Budget:
         The package's progress protocol (see :mod:`relu_frames_nb._util.progress`); the bar counts seconds.
     desc : str
         Label of the bar.
+    workers : int
+        Threads a stage may run at once (the compiled depth search's subtrees); the time limit is wall time
+        for all of them together.
     """
 
     def __init__(
-        self, time_limit: Any = DEFAULT_TIME_LIMIT, *, memory: Any = DEFAULT_MEMORY, progress: Any = False, desc: str = "check"
+        self, time_limit: Any = DEFAULT_TIME_LIMIT, *, memory: Any = DEFAULT_MEMORY, progress: Any = False, desc: str = "check",
+        workers: Any = 1,
     ) -> None:
         self.t0 = time.perf_counter()
         seconds = as_time_limit(time_limit)
@@ -83,6 +90,9 @@ class Budget:
         self.time_limit = limit
         self.deadline = self.t0 + limit
         self.memory = float(as_positive(memory, "memory_limit"))
+        self.workers = as_count(workers, "workers", minimum=1)
+        if self.workers > MAX_THREADS:
+            raise InputError(f"workers must be at most {MAX_THREADS} threads; got {self.workers}.")
         self.stage_name = ""
         self.stages: list[str] = []
         progress = as_progress(progress)
@@ -136,6 +146,7 @@ class Budget:
         child.time_limit = limit
         child.deadline = min(self.deadline, child.t0 + limit)
         child.memory = self.memory
+        child.workers = self.workers
         child.stage_name = self.stage_name
         child.stages = self.stages
         child._progress = self._progress

@@ -68,7 +68,7 @@ def depth_stage(run: Run, info: HyperplaneInfo) -> tuple[str, str] | None:
         p[0, d] = -1.0  # kept negative: only directions with t > 0
         points, kept = np.vstack([lifted, p]), [m]
     run.report(f"half-space depth ({mode})")
-    res = halfspace_depth_at_least(points, h, kept=kept, time_limit=share * run.remaining(),
+    res = halfspace_depth_at_least(points, h, kept=kept, time_limit=share * run.remaining(), workers=run.budget.workers,
                                    tick=lambda nodes: run.report(f"half-space depth ({mode})"))  # fmt: skip
     run.notes.append(f"half-space depth ({mode}): {res.status} after {res.nodes} nodes, {res.circuits} circuits verified")
     if res.status == "deep":

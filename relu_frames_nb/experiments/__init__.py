@@ -78,6 +78,7 @@ from ._threshold import (  # noqa: F401
     ThresholdResult,
     threshold,
     threshold_full_run,
+    threshold_n14_run,
     wilson_interval,
 )
 
@@ -97,6 +98,7 @@ __all__ = [
     "conv",
     "threshold",
     "threshold_full_run",
+    "threshold_n14_run",
     "wilson_interval",
     "load_result",
     "default_executor",

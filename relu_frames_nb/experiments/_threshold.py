@@ -659,6 +659,8 @@ def threshold(
 
 #: the file of :func:`threshold_full_run`, inside the package
 FULL_RUN_FILE = "threshold_full.npz"
+#: the file of :func:`threshold_n14_run`, inside the package
+N14_RUN_FILE = "threshold_n14.npz"
 
 
 def threshold_full_run() -> ThresholdResult:
@@ -676,4 +678,21 @@ def threshold_full_run() -> ThresholdResult:
     ThresholdResult
     """
     with as_file(files(__package__).joinpath("data", FULL_RUN_FILE)) as path:
+        return ThresholdResult.load(path)
+
+
+def threshold_n14_run() -> ThresholdResult:
+    r"""The run of :func:`threshold` at n = 14, as shipped with the kit: the full preset's settings for that dimension.
+
+    ``python -m relu_frames_nb reproduce threshold --full --n 14`` (seed 0): 15 ratios m/n from 3 to 10 and 40
+    zero-bias layers per point, each decided by the compiled depth search (or counted "undetermined" at the preset's
+    time limit). ``info`` holds the run's times; ``info["not_run"]`` counts tasks not computed when it was saved
+    (0 for a complete run). Its layers are disjoint from :func:`threshold_full_run`'s, and
+    ``ThresholdResult.combine(threshold_full_run(), threshold_n14_run())`` is the figure with n = 3 to 14.
+
+    Returns
+    -------
+    ThresholdResult
+    """
+    with as_file(files(__package__).joinpath("data", N14_RUN_FILE)) as path:
         return ThresholdResult.load(path)

@@ -55,10 +55,10 @@ class Context:
 
     @classmethod
     def create(cls, *, time_limit: Any = DEFAULT_TIME_LIMIT, memory_limit: Any = DEFAULT_MEMORY, progress: Any = False,
-               seed: Any = 0, tol: Tolerances | None = None, desc: str = "check") -> Context:  # fmt: skip
-        """A context with a budget of its own (the public tools' ``time_limit`` and ``seed`` keywords)."""
+               seed: Any = 0, tol: Tolerances | None = None, desc: str = "check", workers: Any = 1) -> Context:  # fmt: skip
+        """A context with a budget of its own (the public tools' ``time_limit``, ``seed`` and ``workers`` keywords)."""
         as_rng(seed)  # validate once, here
-        budget = Budget(time_limit, memory=memory_limit, progress=progress, desc=desc)
+        budget = Budget(time_limit, memory=memory_limit, progress=progress, desc=desc, workers=workers)
         return cls(budget, seed, DEFAULT_TOLERANCES if tol is None else tol)
 
     @classmethod
