@@ -61,7 +61,8 @@ def print_pdf(html: Path, pdf: Path, *, timeout_ms: int = 180_000, browser=None)
 
     Returns ``pages``, ``bytes``, ``blocked`` (the outside requests, aborted), and what the printed
     page held: ``formulas`` typeset, ``raw_tex`` delimiters left in the text, the print styles'
-    ``proof_break``/``cell_break`` (``"avoid"``), ``nav_shown`` and the ``notebooks``' titles in order.
+    ``proof_break``/``cell_break`` (``"avoid"``), ``nav_shown``, the ``notebooks``' titles in order and
+    ``solutions``: the worked-solution boxes and ``ex.solution(`` calls on the page (none in the student's).
     """
     if browser is not None:
         return _print_in(browser, html, pdf, timeout_ms)
@@ -105,6 +106,9 @@ def _print_in(browser, html: Path, pdf: Path, timeout_ms: int) -> dict:
                 nav_shown: (style(".bd-sidebar-primary") || {display: "none"}).display !== "none",
                 notebooks: [...document.querySelectorAll("article.bd-article div.toctree-wrapper > section > h2")]
                     .map(h => h.textContent.trim()),
+                // worked solutions on the printed page: sphinx-exercise's solution boxes, and the marking call
+                solutions: document.querySelectorAll('article.bd-article [class~="solution"]').length
+                    + (text.match(/ex\.solution\(/g) || []).length,
             };
         }""")
         page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True,
@@ -138,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     if info["blocked"]:
         print(f"[book pdf] {len(info['blocked'])} outside requests were blocked: {info['blocked'][:3]}", file=sys.stderr)
         return 1
+    if args.student and info["solutions"]:
+        print(f"[book pdf] the student's PDF shows {info['solutions']} worked solution(s): not for students", file=sys.stderr)
+        return 1
+    print(f"[book pdf] worked solutions on the printed page: {info['solutions']}")
     return 0
 
 
