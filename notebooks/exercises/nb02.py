@@ -116,7 +116,7 @@ def _outer_radius(L: rf.ReLULayer):
 
 def check_2_2(answer):
     """``answer``: the smallest s such that layer_2_2 is rectifying on {s <= |x| <= 1}, rounded up to 3 decimals
-    (a radius that is too small breaks the property; up to 1e-3 too large is accepted)."""
+    (a radius that is too small breaks the property; up to THREE_DECIMALS too large is accepted)."""
 
     def verify(s):
         L = layer_2_2()

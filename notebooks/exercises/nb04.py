@@ -48,7 +48,7 @@ def _largest_ball(L: rf.ReLULayer):
 
 def check_4_1(answer):
     """``answer``: the largest r such that layer_4_1 is rectifying on the ball B_r, rounded down to 3 decimals
-    (a radius that is too large breaks the property; up to 1e-3 too small is accepted)."""
+    (a radius that is too large breaks the property; up to THREE_DECIMALS too small is accepted)."""
 
     def verify(r):
         L = layer_4_1()

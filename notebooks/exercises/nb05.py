@@ -53,7 +53,7 @@ def _max_constant_bias_ball(F: rf.Frame):
 
 def check_5_1(answer):
     """``answer``: the largest r such that frame_5_1 is (r, ..., r)-rectifying on the closed unit ball, rounded down
-    to 3 decimals (a bias that is too large breaks the property; up to 1e-3 too small is accepted)."""
+    to 3 decimals (a bias that is too large breaks the property; up to THREE_DECIMALS too small is accepted)."""
 
     def verify(r):
         F = frame_5_1()
