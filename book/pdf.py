@@ -31,6 +31,8 @@ SINGLE = BOOK / "_build" / "singlehtml"
 DEFAULT_PDF = BOOK / "_build" / "book.pdf"
 STUDENT_SINGLE = BOOK / "_build" / "student-singlehtml"
 STUDENT_PDF = BOOK / "_build" / "book-student.pdf"
+#: the printable width of an A4 page between the margins below (210 mm - 2 x 14 mm), in CSS pixels
+PRINTABLE_PX = round((210 - 2 * 14) / 25.4 * 96)
 CHROMIUM = os.environ.get("RFNB_CHROMIUM", "/usr/bin/chromium")
 #: headless Chromium flags (tests/browser/conftest.py has the same for WebGL; printing needs no GPU)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -62,7 +64,8 @@ def print_pdf(html: Path, pdf: Path, *, timeout_ms: int = 180_000, browser=None)
     Returns ``pages``, ``bytes``, ``blocked`` (the outside requests, aborted), and what the printed
     page held: ``formulas`` typeset, ``raw_tex`` delimiters left in the text, the print styles'
     ``proof_break``/``cell_break`` (``"avoid"``), ``nav_shown``, the ``notebooks``' titles in order and
-    ``solutions``: the worked-solution boxes and ``ex.solution(`` calls on the page (none in the student's).
+    ``solutions``: the worked-solution boxes and ``ex.solution(`` calls on the page (none in the student's), and
+    ``width_px``: the page's width laid out at the printable width :data:`PRINTABLE_PX` (more: the print is shrunk).
     """
     if browser is not None:
         return _print_in(browser, html, pdf, timeout_ms)
@@ -95,6 +98,9 @@ def _print_in(browser, html: Path, pdf: Path, timeout_ms: int) -> dict:
         page.emulate_media(media="print")
         page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=timeout_ms)
         page.evaluate("() => MathJax.startup.promise")
+        # laid out at the printable width: an element wider than that makes Chromium shrink every page to fit it
+        page.set_viewport_size({"width": PRINTABLE_PX, "height": 1000})
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
         stats = page.evaluate(r"""() => {
             const style = (sel) => { const el = document.querySelector(sel); return el ? getComputedStyle(el) : null; };
             const text = document.querySelector("article.bd-article").innerText;
@@ -116,7 +122,7 @@ def _print_in(browser, html: Path, pdf: Path, timeout_ms: int) -> dict:
     finally:
         page.close()
     data = pdf.read_bytes()
-    return {"pages": page_count(data), "bytes": len(data), "blocked": blocked, **stats}
+    return {"pages": page_count(data), "bytes": len(data), "blocked": blocked, "width_px": wide, **stats}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[book pdf] the student's PDF shows {info['solutions']} worked solution(s): not for students", file=sys.stderr)
         return 1
     print(f"[book pdf] worked solutions on the printed page: {info['solutions']}")
+    if info["width_px"] > PRINTABLE_PX + 8:
+        print(f"[book pdf] warning: the page is {info['width_px']} px wide at the printable {PRINTABLE_PX} px: an element does "
+              "not wrap, and every page is printed smaller to fit it", file=sys.stderr)
     return 0
 
 
