@@ -45,4 +45,20 @@ def test_the_book_prints_to_one_pdf_offline(chromium, tmp_path):
     assert info["proof_break"] == "avoid" and info["cell_break"] == "avoid"
     assert not info["nav_shown"]
     assert 100 <= info["pages"] <= 600, info["pages"]
+    # laid out at the printable width, nothing is wider: Chromium prints at full size (a long inline URL made it
+    # 958 px wide, and the whole book came out at 0.7 of its size)
+    assert info["width_px"] <= pdf.PRINTABLE_PX + 8, info["width_px"]
+    assert info["solutions"] > 10  # the teacher's edition prints its worked solutions, and the count sees them
     print(f"[book pdf] {info['pages']} pages, {info['bytes'] / 2**20:.1f} MiB")
+
+
+def test_the_students_book_prints_without_a_solution(chromium, tmp_path):
+    """``bash scripts/book.sh --student --pdf``: the student edition's one-page book, printed; no worked solution on it."""
+    pdf = _pdf_module()
+    single = tmp_path / "student-singlehtml"
+    pdf.build_single(single, "student")
+    out = tmp_path / "book-student.pdf"
+    info = pdf.print_pdf(single / "index.html", out, browser=chromium)
+    assert info["blocked"] == [] and out.read_bytes().startswith(b"%PDF-")
+    assert info["solutions"] == 0 and info["formulas"] > 500 and info["width_px"] <= pdf.PRINTABLE_PX + 8
+    assert [t.split(" ")[0] for t in info["notebooks"][: len(CHAIN)]] == [name[:2] for name in CHAIN]
