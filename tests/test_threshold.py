@@ -291,3 +291,25 @@ def test_cached_only_assembles_what_a_stopped_run_left(tmp_path):
     assert part.crossing(3)["q50"] == whole.crossing(3)["q50"]
     with pytest.raises(InputError, match="cache_dir"):
         ex.threshold(n_values=[3], cached_only=True, **dict(kw, cache_dir=None))
+
+
+def test_the_shipped_n14_run_is_the_full_preset_at_n14_and_its_verdicts_reproduce():
+    r, full = ex.threshold_n14_run(), ex.threshold_full_run()
+    mine = {k: v for k, v in r.params.items() if k != "n_values"}
+    theirs = {k: v for k, v in full.params.items() if k != "n_values"}
+    assert mine == theirs and r.params["n_values"] == [14]  # the same preset and seed: the layers of one experiment
+    c = r.counts()
+    ran = c["run"] > 0
+    assert set(c["run"].tolist()) <= {0, 40} and ran.sum() >= 5
+    # a layer is undetermined only when it used the preset's whole time limit (counted, and drawn as such)
+    und = r.status[:, 0, :] == ex.UNDETERMINED
+    assert und.sum() <= 2 and np.all(r.seconds[:, 0, :][und] >= 0.99 * r.params["time_limit"])
+    assert r.info.get("not_run", 0) == 40 * (~ran).sum()  # what was not run is counted, whole ratios only
+    both = ex.ThresholdResult.combine(full, r)
+    q = {n: both.crossing(n)["q50"] for n in (12, 14)}
+    assert 5.5 < q[14] < ex.CONJECTURED_REDUNDANCY and np.isfinite(both.trend(n_min=5, order=2)["q_inf"])
+    st, sec = r.status[:, 0, :], r.seconds[:, 0, :]
+    for want in (ex.NOT_INJECTIVE, ex.INJECTIVE):  # the quickest layer of each kind, redrawn from the seed
+        k, t = np.unravel_index(np.argmin(np.where(st == want, sec, np.inf)), st.shape)
+        W, _ = r.layer(14, int(r.m[k]), int(t))
+        assert _decide(W, np.zeros(len(W)), 600.0)[0] == want, (int(r.m[k]), int(t))  # zero bias
