@@ -39,7 +39,10 @@ if [ "$covered" -eq 0 ]; then
   if "$VENV/bin/python" -c "import numba" >/dev/null 2>&1; then
     # numba compiles at first use and keeps the result on disk: do it here, not inside the first check's time limit
     echo "[setup] compiling the exact search with numba (once per install: about 20 s)"
-    "$VENV/bin/python" -c "from relu_frames_nb.paper.depth import compile_search; compile_search()"
+    "$VENV/bin/python" -c "from relu_frames_nb.paper.depth import compile_search; compile_search()" || {
+      echo "[setup] numba could not compile the depth search (above); RELU_FRAMES_NO_NUMBA=1 runs the kit without it" >&2
+      exit 1
+    }
   fi
   touch "$stamp"
 fi
