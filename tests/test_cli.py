@@ -21,6 +21,7 @@ from relu_frames_nb.cli import (
 )
 from relu_frames_nb.errors import InputError
 from relu_frames_nb.loading import load_layer, load_model, load_weights
+from tests.conftest import sigint_as_in_a_terminal
 
 SQ3 = np.sqrt(3.0)
 
@@ -267,16 +268,16 @@ def _slow_layer(tmp_path):
 
 
 def _start(path, *extra):
-    # the compiled depth search is compiled (and cached on disk) here first, as the set-up does: on a fresh machine
-    # its first compilation inside the check pushed the MILP child past the 40 s limit, and the signal came after a
-    # check that had ended "undetermined" (exit 3)
+    # the compiled depth search is compiled (and cached on disk) here first, as the set-up does, so that the check
+    # spends its 40 s on the search for a pair, not on a compilation
     from relu_frames_nb.paper.depth import compile_search
 
     compile_search()
     env = dict(os.environ, RFNB_MILP_CHILD="always")
     return subprocess.Popen([sys.executable, "-m", "relu_frames_nb", "check", str(path), "--domain", "box:-1,1",
                              "--method", "exact", "--time-limit", "40", "--quiet", *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=sigint_as_in_a_terminal)  # fmt: skip
 
 
 def _children(pid):

@@ -15,6 +15,7 @@ import relu_frames_nb.experiments as ex
 from relu_frames_nb import reproduce as rp
 from relu_frames_nb.errors import InputError
 from relu_frames_nb.experiments._runner import Cache
+from tests.conftest import sigint_as_in_a_terminal
 
 TINY = dict(n_values=[3], points=3, layers=4, bias_max_n=0, ball_max_n=0, seed=5)
 
@@ -144,6 +145,7 @@ def test_ctrl_c_stops_a_threshold_run(tmp_path):
         [sys.executable, "-m", "relu_frames_nb", "reproduce", "threshold", "--n", "8,10", "--workers", "2",
          "--out", str(tmp_path), "--quiet"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=sigint_as_in_a_terminal,  # a suite run in the background would hand the command SIGINT ignored
     )  # fmt: skip
     try:
         assert proc.stdout.readline().startswith("reproducing threshold")
