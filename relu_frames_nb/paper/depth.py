@@ -833,8 +833,9 @@ def compile_search() -> bool:
     """Compile the numba search now, outside any check's time limit; ``False`` when numba is not installed.
 
     numba compiles a function at its first call and keeps it on disk (next to the module, or in
-    ``NUMBA_CACHE_DIR``): the first compiled search on a machine costs about 17-20 s of compilation (measured on
-    this project's two-core machine), every later one, in any process, about 0.3 s to load it. ``kernel="auto"``
+    ``NUMBA_CACHE_DIR``): the first compiled search on a machine costs about 20 s of compilation (this function, which
+    also compiles the Python search's least squares: 24 s with an empty cache on this project's two-core machine),
+    every later one, in any process, a second or two to load it. ``kernel="auto"``
     picks the compiled search from :data:`COMPILED_MIN_DIM` on, so the first such check would spend that time inside
     its own time limit; the kit's set-up (``scripts/_setup.sh``) calls this once after installing numba.
     Idempotent: a second call only loads.
